@@ -1,0 +1,104 @@
+"""Scorekeeper: a phone-first score pad for the card game Wizard."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import sqlite3
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from sqlalchemy import event
+
+from scorekeeper.extensions import db, migrate
+
+# templates/, static/ and instance/ live at the repository root, next to the package.
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(
+    test_config: Mapping[str, Any] | None = None,
+    *,
+    instance_path: str | os.PathLike[str] | None = None,
+) -> Flask:
+    """Build the Flask application.
+
+    Configuration, later sources winning: built-in defaults, ``instance/config.py``
+    (skipped when ``test_config`` is given), the ``SECRET_KEY`` and ``DATABASE_URL``
+    environment variables, then ``test_config``. Without a configured secret key, one is
+    generated once into ``instance/secret_key`` and reused.
+    """
+    instance = Path(instance_path) if instance_path is not None else ROOT / "instance"
+    app = Flask(
+        __name__,
+        instance_path=str(instance.resolve()),
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI=f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite'}",
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    if secret := os.environ.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret
+    if url := os.environ.get("DATABASE_URL"):
+        app.config["SQLALCHEMY_DATABASE_URI"] = _normalise_database_url(url)
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path))
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            event.listen(db.engine, "connect", _sqlite_pragmas)
+
+    from scorekeeper import models  # noqa: F401  (registers tables for Alembic)
+    from scorekeeper.web import bp as web_bp
+
+    app.register_blueprint(web_bp)
+    return app
+
+
+def _normalise_database_url(url: str) -> str:
+    """Use the psycopg 3 driver for PostgreSQL URLs given without one."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
+    return url
+
+
+def _instance_secret_key(instance: Path) -> str:
+    """Read ``instance/secret_key``, creating it (mode 0600) on first run."""
+    path = instance / "secret_key"
+    if not path.exists():
+        # Write a private temp file, then hard-link it into place: link() never replaces
+        # an existing file, so two workers starting at once agree on one key.
+        fd, tmp = tempfile.mkstemp(dir=instance, prefix=".secret_key.")
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_hex(32) + "\n")
+            os.chmod(tmp, 0o600)
+            with contextlib.suppress(FileExistsError):
+                os.link(tmp, path)
+        finally:
+            os.unlink(tmp)
+    return path.read_text().strip()
+
+
+def _sqlite_pragmas(dbapi_connection: sqlite3.Connection, _record: object) -> None:
+    # WAL lets readers and one writer work at once (two gunicorn workers); SQLite leaves
+    # foreign keys off unless asked; busy_timeout makes a writer wait instead of failing.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()

@@ -1,0 +1,113 @@
+"""The rules of Wizard, as ``../shared/RULES.md`` gives them: pure Python, no I/O.
+
+The public names below are the engine's stable API; the app and outside checks use them.
+"""
+
+from .bids import allowed_bids, bidders, check_bid, check_bids, dealer_rule_applies, max_bid
+from .cards import JESTER, WIZARD, Card, Kind, Suit, full_deck, parse_cards, suit_pile
+from .errors import IllegalBid, IllegalPlay, InvalidRound, OutOfTurn, RuleError, WrongPhase
+from .game import Game, Phase, Trick
+from .pad import (
+    RoundEntry,
+    ScoredRound,
+    Sheet,
+    TrumpCall,
+    check_entry,
+    check_trump,
+    round_scores,
+    score_sheet,
+)
+from .plan import (
+    SHORT_GAME,
+    UNICOLOURED_GAME,
+    bidding_order,
+    dealer_of_round,
+    deals_every_card,
+    first_lead,
+    plan_for,
+    round_plan,
+)
+from .rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Bidding,
+    DealerRule,
+    Plan,
+    RuleSet,
+    Scoring,
+    SuitNames,
+    TieBreak,
+    check_player_count,
+)
+from .scoring import saboteur_score, score_round, winners
+from .tricks import (
+    TrickResult,
+    WinReason,
+    led_suit,
+    legal_plays,
+    resolve_trick,
+    trick_winner,
+    why_illegal,
+)
+
+__all__ = [
+    "JESTER",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "SHORT_GAME",
+    "UNICOLOURED_GAME",
+    "WIZARD",
+    "Bidding",
+    "Card",
+    "DealerRule",
+    "Game",
+    "IllegalBid",
+    "IllegalPlay",
+    "InvalidRound",
+    "Kind",
+    "OutOfTurn",
+    "Phase",
+    "Plan",
+    "RoundEntry",
+    "RuleError",
+    "RuleSet",
+    "ScoredRound",
+    "Scoring",
+    "Sheet",
+    "Suit",
+    "SuitNames",
+    "TieBreak",
+    "Trick",
+    "TrickResult",
+    "TrumpCall",
+    "WinReason",
+    "WrongPhase",
+    "allowed_bids",
+    "bidders",
+    "bidding_order",
+    "check_bid",
+    "check_bids",
+    "check_entry",
+    "check_player_count",
+    "check_trump",
+    "dealer_of_round",
+    "dealer_rule_applies",
+    "deals_every_card",
+    "first_lead",
+    "full_deck",
+    "led_suit",
+    "legal_plays",
+    "max_bid",
+    "parse_cards",
+    "plan_for",
+    "resolve_trick",
+    "round_plan",
+    "round_scores",
+    "saboteur_score",
+    "score_round",
+    "score_sheet",
+    "suit_pile",
+    "trick_winner",
+    "why_illegal",
+    "winners",
+]

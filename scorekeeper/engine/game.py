@@ -1,0 +1,453 @@
+"""A whole digital game as a state machine (R4–R16, V1–V9).
+
+deal → (the dealer chooses trump when a Wizard is turned up) → bids → tricks → scores →
+next deal, to the end of the plan. Every action checks first and changes nothing when it
+raises; the state serialises to JSON-ready data and back exactly, and can be shown to
+one seat without revealing the other hands.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from . import bids as bidrules
+from .cards import Card, Suit, full_deck, suit_pile
+from .errors import IllegalBid, IllegalPlay, OutOfTurn, RuleError, WrongPhase
+from .pad import RoundEntry, TrumpCall, round_scores
+from .plan import dealer_of_round, first_lead, plan_for
+from .rules import Bidding, RuleSet
+from .scoring import winners
+from .tricks import TrickResult, WinReason, legal_plays, resolve_trick, why_illegal
+
+STATE_VERSION = 1
+
+
+class Phase(Enum):
+    """What the game waits for."""
+
+    DEAL = "deal"  # the next round is to be dealt
+    CHOOSE_TRUMP = "choose_trump"  # a Wizard was turned up: the dealer picks a suit (R7)
+    BIDDING = "bidding"
+    PLAYING = "playing"
+    GAME_OVER = "game_over"
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: who led, the cards in play order with their seats, the result."""
+
+    leader: int
+    cards: tuple[tuple[int, Card], ...]
+    winner: int
+    reason: WinReason
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "leader": self.leader,
+            "cards": [[seat, str(card)] for seat, card in self.cards],
+            "winner": self.winner,
+            "reason": self.reason.value,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Trick:
+        return cls(
+            data["leader"],
+            tuple((seat, Card.parse(text)) for seat, text in data["cards"]),
+            data["winner"],
+            WinReason(data["reason"]),
+        )
+
+
+class Game:
+    """The state of a digital game. Create with :meth:`new`, then call :meth:`deal`."""
+
+    def __init__(self, rules: RuleSet, players: int, first_dealer: int) -> None:
+        self.rules = rules
+        self.players = players
+        self.first_dealer = first_dealer
+        self.plan = plan_for(rules, players)
+        self.round_number = 0
+        self.phase = Phase.DEAL
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.turned: Card | None = None
+        self.trump: Suit | None = None
+        self.trump_chosen = False
+        self.bids: list[int | None] = [None] * players
+        self.trick: list[tuple[int, Card]] = []
+        self.leader = 0
+        self.won = [0] * players
+        self.last_trick: Trick | None = None
+        self.history: list[RoundEntry] = []
+        self.totals = [0] * players
+
+    @classmethod
+    def new(cls, rules: RuleSet, players: int, first_dealer: int = 0) -> Game:
+        """A game before its first deal.
+
+        :raises ValueError: for a player count the rule set can't take or a bad dealer seat.
+        """
+        rules.check_players(players)
+        if (
+            isinstance(first_dealer, bool)
+            or not isinstance(first_dealer, int)
+            or not (0 <= first_dealer < players)
+        ):
+            raise ValueError(f"The first dealer must be a seat from 0 to {players - 1}.")
+        return cls(rules, players, first_dealer)
+
+    # -- questions -----------------------------------------------------------------------
+
+    @property
+    def cards(self) -> int:
+        """Cards per player in the current round (0 before the first deal)."""
+        return self.plan[self.round_number - 1] if self.round_number else 0
+
+    @property
+    def dealer(self) -> int:
+        return dealer_of_round(self.first_dealer, max(self.round_number, 1), self.players)
+
+    @property
+    def bidders(self) -> list[int]:
+        return bidrules.bidders(self.rules, self.dealer, self.players)
+
+    @property
+    def turn(self) -> int | None:
+        """The seat that must act now, or ``None`` when any of several may (hidden or
+        secret bids) or nobody (between rounds, game over)."""
+        if self.phase is Phase.CHOOSE_TRUMP:
+            return self.dealer
+        if self.phase is Phase.BIDDING:
+            waiting = [s for s in self.bidders if self.bids[s] is None]
+            if self.rules.bidding is Bidding.OPEN:
+                return waiting[0]
+            return None
+        if self.phase is Phase.PLAYING:
+            return (self.leader + len(self.trick)) % self.players
+        return None
+
+    def waiting_for(self) -> list[int]:
+        """Every seat that may act now."""
+        if self.phase is Phase.BIDDING and self.rules.bidding is not Bidding.OPEN:
+            return [s for s in self.bidders if self.bids[s] is None]
+        turn = self.turn
+        return [] if turn is None else [turn]
+
+    def allowed_bids(self, seat: int) -> list[int]:
+        """The bids ``seat`` could make now (empty when it is not theirs to bid)."""
+        if self.phase is not Phase.BIDDING or seat not in self.waiting_for():
+            return []
+        return bidrules.allowed_bids(
+            self.rules,
+            round_number=self.round_number,
+            cards=self.cards,
+            dealer=self.dealer,
+            seat=seat,
+            bids=dict(enumerate(self.bids)),
+            totals_before=self.totals,
+        )
+
+    def legal_cards(self, seat: int) -> list[Card]:
+        """The cards ``seat`` may play now (empty when it is not their turn)."""
+        if self.phase is not Phase.PLAYING or seat != self.turn:
+            return []
+        return legal_plays(self.hands[seat], [c for _, c in self.trick])
+
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    def winners(self) -> list[int]:
+        """Seats of the winner(s) once the game is over (R17), else ``[]``."""
+        if not self.finished:
+            return []
+        bid_totals = [sum(e.bids[s] or 0 for e in self.history) for s in range(self.players)]
+        return winners(self.totals, self.rules.tie_break, bid_totals)
+
+    # -- actions -------------------------------------------------------------------------
+
+    def _check_seat(self, seat: object) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise RuleError(f"There is no seat {seat!r} at this table.", code="unknown_seat")
+        return seat
+
+    def _need(self, phase: Phase, doing: str) -> None:
+        if self.phase is not phase:
+            raise WrongPhase(f"You can't {doing} now: {_PHASE_WORDS[self.phase]}.")
+
+    def deal(self, rng: random.Random) -> None:
+        """Deal the next round (R4, R7, R8; V9) with ``rng``: a seeded ``random.Random``
+        for tests and replays, ``secrets.SystemRandom()`` for real play.
+
+        :raises WrongPhase: unless the game waits for a deal.
+        """
+        self._need(Phase.DEAL, "deal")
+        number = self.round_number + 1
+        cards = self.plan[number - 1]
+        hands: list[list[Card]]
+        turned: Card | None = None
+        if self.rules.unicoloured:
+            # V9: each player draws from their own shuffled pile of one colour.
+            hands = []
+            for seat in range(self.players):
+                pile = suit_pile(list(Suit)[seat])
+                rng.shuffle(pile)
+                hands.append(pile[:cards])
+        else:
+            deck = full_deck()
+            rng.shuffle(deck)
+            hands = [deck[i * cards : (i + 1) * cards] for i in range(self.players)]
+            stock = deck[self.players * cards :]
+            turned = stock[0] if stock else None  # R8: no stock, no trump
+        self.round_number = number
+        self.hands = hands
+        self.turned = turned
+        self.trump = turned.suit if turned is not None else None
+        self.trump_chosen = False
+        self.bids = [None] * self.players
+        self.trick = []
+        self.won = [0] * self.players
+        self.last_trick = None
+        self.leader = first_lead(self.dealer, self.players)
+        if turned is not None and turned.is_wizard:
+            self.phase = Phase.CHOOSE_TRUMP
+        else:
+            self.phase = Phase.BIDDING
+
+    def choose_trump(self, seat: int, suit: Suit) -> None:
+        """The dealer names trump after a Wizard is turned up (R7; never "no trump").
+
+        :raises WrongPhase: when no Wizard waits for a choice.
+        :raises OutOfTurn: when ``seat`` is not the dealer.
+        """
+        seat = self._check_seat(seat)
+        self._need(Phase.CHOOSE_TRUMP, "choose trump")
+        if seat != self.dealer:
+            raise OutOfTurn("Only the dealer chooses trump when a Wizard is turned up.")
+        if not isinstance(suit, Suit):
+            raise RuleError("The dealer must choose one of the four suits.", code="bad_suit")
+        self.trump = suit
+        self.trump_chosen = True
+        self.phase = Phase.BIDDING
+
+    def bid(self, seat: int, bid: int) -> None:
+        """``seat`` bids ``bid`` tricks (R9; V1–V4, V6, V7).
+
+        :raises WrongPhase: outside bidding.
+        :raises OutOfTurn: when it is another seat's turn to bid, or the seat has bid.
+        :raises IllegalBid: for a bid out of range or forbidden, saying which are allowed.
+        """
+        seat = self._check_seat(seat)
+        self._need(Phase.BIDDING, "bid")
+        if seat not in self.bidders:
+            raise OutOfTurn("The dealer does not bid under Wizard Saboteur.")
+        if self.bids[seat] is not None:
+            raise OutOfTurn("You have already bid this round.")
+        if seat not in self.waiting_for():
+            raise OutOfTurn(f"It is Player {self.waiting_for()[0] + 1}'s turn to bid.")
+        checked = bidrules.check_bid(
+            self.rules,
+            bid,
+            round_number=self.round_number,
+            cards=self.cards,
+            dealer=self.dealer,
+            seat=seat,
+            bids=dict(enumerate(self.bids)),
+            totals_before=self.totals,
+        )
+        if checked is None:  # pragma: no cover - bidders() excludes this seat
+            raise IllegalBid("This seat has no bid.")
+        self.bids[seat] = checked
+        if all(self.bids[s] is not None for s in self.bidders):
+            self.phase = Phase.PLAYING
+
+    def play(self, seat: int, card: Card) -> TrickResult | None:
+        """``seat`` plays ``card`` (R10–R15; V9). Returns the trick's result when this card
+        completes it, else ``None``.
+
+        :raises WrongPhase: outside play.
+        :raises OutOfTurn: when it is another seat's turn.
+        :raises IllegalPlay: for a card not in hand or one that must not be played.
+        """
+        seat = self._check_seat(seat)
+        self._need(Phase.PLAYING, "play a card")
+        if seat != self.turn:
+            raise OutOfTurn(f"It is Player {(self.turn or 0) + 1}'s turn to play.")
+        if not isinstance(card, Card):
+            raise IllegalPlay(f"{card!r} is not a card.")
+        reason = why_illegal(card, self.hands[seat], [c for _, c in self.trick])
+        if reason is not None:
+            code = "not_in_hand" if card not in self.hands[seat] else "must_follow"
+            raise IllegalPlay(reason, code=code)
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        if len(self.trick) < self.players:
+            return None
+        result = resolve_trick(
+            [c for _, c in self.trick], self.trump, unicoloured=self.rules.unicoloured
+        )
+        winner = self.trick[result.winner][0]
+        self.won[winner] += 1
+        self.last_trick = Trick(self.leader, tuple(self.trick), winner, result.reason)
+        self.trick = []
+        self.leader = winner  # R15
+        if not any(self.hands):
+            self._finish_round()
+        return result
+
+    def _finish_round(self) -> None:
+        # A turned-up card gives the round's trump (R7); no stock means none (R8, V9).
+        trump = TrumpCall(
+            self.trump if self.turned is not None else None, wizard_turned=self.trump_chosen
+        )
+        entry = RoundEntry(tuple(self.bids), tuple(self.won), trump)
+        scores = round_scores(self.rules, self.dealer, entry)
+        self.history.append(entry)
+        self.totals = [t + s for t, s in zip(self.totals, scores, strict=True)]
+        self.phase = Phase.GAME_OVER if self.round_number == len(self.plan) else Phase.DEAL
+
+    # -- serialisation -------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data (every hand included: for storage only)."""
+        return {
+            "version": STATE_VERSION,
+            "rules": self.rules.to_dict(),
+            "players": self.players,
+            "first_dealer": self.first_dealer,
+            "round": self.round_number,
+            "phase": self.phase.value,
+            "hands": [[str(c) for c in hand] for hand in self.hands],
+            "turned": None if self.turned is None else str(self.turned),
+            "trump": None if self.trump is None else self.trump.colour,
+            "trump_chosen": self.trump_chosen,
+            "bids": list(self.bids),
+            "trick": [[seat, str(card)] for seat, card in self.trick],
+            "leader": self.leader,
+            "won": list(self.won),
+            "last_trick": None if self.last_trick is None else self.last_trick.to_dict(),
+            "history": [
+                {
+                    "bids": list(e.bids),
+                    "tricks": list(e.tricks or ()),
+                    "trump": None if e.trump is None else str(e.trump),
+                }
+                for e in self.history
+            ],
+            "totals": list(self.totals),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """Rebuild a state stored with :meth:`to_dict`.
+
+        :raises ValueError: for data of another version or a broken shape.
+        """
+        try:
+            if data.get("version") != STATE_VERSION:
+                raise ValueError(f"Unknown game state version {data.get('version')!r}.")
+            game = cls.new(RuleSet.from_dict(data["rules"]), data["players"], data["first_dealer"])
+            game.round_number = data["round"]
+            game.phase = Phase(data["phase"])
+            game.hands = [[Card.parse(t) for t in hand] for hand in data["hands"]]
+            game.turned = None if data["turned"] is None else Card.parse(data["turned"])
+            game.trump = None if data["trump"] is None else Suit.from_name(data["trump"])
+            game.trump_chosen = bool(data["trump_chosen"])
+            game.bids = list(data["bids"])
+            game.trick = [(seat, Card.parse(t)) for seat, t in data["trick"]]
+            game.leader = data["leader"]
+            game.won = list(data["won"])
+            game.last_trick = (
+                None if data["last_trick"] is None else Trick.from_dict(data["last_trick"])
+            )
+            game.history = [
+                RoundEntry(
+                    tuple(e["bids"]),
+                    tuple(e["tricks"]),
+                    None if e["trump"] is None else TrumpCall.parse(e["trump"]),
+                )
+                for e in data["history"]
+            ]
+            game.totals = list(data["totals"])
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"Broken game state: {exc!r}") from None
+        return game
+
+    # -- what one seat may see -----------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The state as seen from ``seat`` (``None``: a spectator who sees no hand).
+
+        Other hands are never included, only their sizes; V5 turns this round in round 1
+        (every hand but one's own). Bids follow V3 (hidden until all are in) and V4
+        (secret until the round is played).
+        """
+        if seat is not None:
+            seat = self._check_seat(seat)
+        foresight = (
+            self.rules.foresight
+            and self.round_number == 1
+            and self.phase
+            in (
+                Phase.CHOOSE_TRUMP,
+                Phase.BIDDING,
+                Phase.PLAYING,
+            )
+        )
+        hands: list[list[str] | None] = []
+        for s, hand in enumerate(self.hands):
+            visible = seat is not None and ((s != seat) if foresight else (s == seat))
+            hands.append([str(c) for c in hand] if visible else None)
+        all_in = all(self.bids[s] is not None for s in self.bidders)
+        bids: list[int | None | str] = []
+        for s, b in enumerate(self.bids):
+            shown = (
+                self.rules.bidding is Bidding.OPEN
+                or s == seat
+                or (self.rules.bidding is Bidding.HIDDEN and all_in)
+                or self.phase in (Phase.DEAL, Phase.GAME_OVER)
+            )
+            if b is None:
+                bids.append(None)
+            else:
+                bids.append(b if shown else "hidden")
+        history = self.to_dict()["history"]
+        return {
+            "round": self.round_number,
+            "cards": self.cards,
+            "phase": self.phase.value,
+            "dealer": self.dealer,
+            "turn": self.turn,
+            "waiting_for": self.waiting_for(),
+            "seat": seat,
+            "hands": hands,
+            "hand_sizes": [len(h) for h in self.hands],
+            "turned": None if self.turned is None else str(self.turned),
+            "trump": None if self.trump is None else self.trump.colour,
+            "trump_chosen": self.trump_chosen,
+            "bids": bids,
+            "trick": [[s, str(c)] for s, c in self.trick],
+            "leader": self.leader,
+            "won": list(self.won),
+            "last_trick": None if self.last_trick is None else self.last_trick.to_dict(),
+            "history": history,
+            "totals": list(self.totals),
+            "allowed_bids": [] if seat is None else self.allowed_bids(seat),
+            # In the foresight round one's own cards stay unseen, so do the playable ones.
+            "legal_cards": []
+            if seat is None or foresight
+            else [str(c) for c in self.legal_cards(seat)],
+            "winners": self.winners(),
+        }
+
+
+_PHASE_WORDS = {
+    Phase.DEAL: "the next round has to be dealt first",
+    Phase.CHOOSE_TRUMP: "the dealer is choosing trump",
+    Phase.BIDDING: "the players are bidding",
+    Phase.PLAYING: "the cards are being played",
+    Phase.GAME_OVER: "the game is over",
+}

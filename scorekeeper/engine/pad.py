@@ -1,0 +1,247 @@
+"""The score pad: rounds recorded at a real table, checked and added up (R16, R17, P1, P2).
+
+The app stores what the table said (bids, tricks, trump) and asks this module for
+everything else: whether a round may be recorded, the scores, running totals and winners.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .bids import bidders, check_bids
+from .cards import Suit
+from .errors import InvalidRound
+from .plan import dealer_of_round, deals_every_card, plan_for
+from .rules import RuleSet
+from .scoring import saboteur_score, score_round, winners
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpCall:
+    """The trump of a round as recorded: a suit, no trump (``suit is None``), or a Wizard
+    turned up and the dealer's choice (R7, P1).
+
+    Text form: ``"red"``, ``"none"``, ``"wizard:red"``; French names are read too (P3).
+    """
+
+    suit: Suit | None
+    wizard_turned: bool = False
+
+    def __post_init__(self) -> None:
+        if self.wizard_turned and self.suit is None:
+            raise ValueError("When a Wizard is turned up the dealer must choose a suit.")
+
+    @classmethod
+    def parse(cls, text: str) -> TrumpCall:
+        """:raises ValueError: for text that is not a trump."""
+        if not isinstance(text, str):
+            raise ValueError(f"Trump must be text like 'red' or 'none', not {text!r}.")
+        t = text.strip().lower()
+        if t in ("none", "no trump", "jester"):
+            return cls(None)
+        if t.startswith("wizard:"):
+            return cls(Suit.from_name(t.removeprefix("wizard:")), wizard_turned=True)
+        return cls(Suit.from_name(t))
+
+    def __str__(self) -> str:
+        if self.suit is None:
+            return "none"
+        return f"wizard:{self.suit.colour}" if self.wizard_turned else self.suit.colour
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEntry:
+    """What the table recorded for a round, in seat order. ``tricks`` is ``None`` while the
+    round is being played; a bid is ``None`` for a dealer under Wizard Saboteur (V6)."""
+
+    bids: tuple[int | None, ...]
+    tricks: tuple[int, ...] | None = None
+    trump: TrumpCall | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredRound:
+    """A round on the pad with its scores (``None`` until the tricks are in) and totals."""
+
+    number: int
+    cards: int
+    dealer: int
+    entry: RoundEntry
+    scores: tuple[int, ...] | None
+    totals: tuple[int, ...]
+
+    @property
+    def complete(self) -> bool:
+        return self.scores is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """A whole score pad: the rounds so far, the totals, and once finished the winners."""
+
+    rules: RuleSet
+    players: int
+    first_dealer: int
+    plan: tuple[int, ...]
+    rounds: tuple[ScoredRound, ...]
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self.rounds[-1].totals if self.rounds else (0,) * self.players
+
+    @property
+    def finished(self) -> bool:
+        return len(self.rounds) == len(self.plan) and all(r.complete for r in self.rounds)
+
+    @property
+    def bid_totals(self) -> tuple[int, ...]:
+        """Each player's sum of bids (a round without a bid counts 0: V6), for R17."""
+        sums = [0] * self.players
+        for r in self.rounds:
+            for seat, bid in enumerate(r.entry.bids):
+                sums[seat] += bid or 0
+        return tuple(sums)
+
+    @property
+    def winners(self) -> list[int]:
+        """Seats of the winner(s) once the last round is scored (R17), else ``[]``."""
+        if not self.finished:
+            return []
+        return winners(self.totals, self.rules.tie_break, self.bid_totals)
+
+    @property
+    def leaders(self) -> list[int]:
+        """Seats with the highest total so far (shared), for highlighting."""
+        if not any(r.complete for r in self.rounds):
+            return []
+        top = max(self.totals)
+        return [s for s, t in enumerate(self.totals) if t == top]
+
+    def totals_before(self, number: int) -> tuple[int, ...]:
+        """The totals before round ``number`` (1-based)."""
+        if number <= 1 or not self.rounds:
+            return (0,) * self.players
+        return self.rounds[min(number, len(self.rounds) + 1) - 2].totals
+
+    def dealer(self, number: int) -> int:
+        return dealer_of_round(self.first_dealer, number, self.players)
+
+    def next_number(self) -> int | None:
+        """The number of the round to record next, or ``None`` when the plan is done."""
+        if self.rounds and not self.rounds[-1].complete:
+            return self.rounds[-1].number
+        n = len(self.rounds) + 1
+        return n if n <= len(self.plan) else None
+
+
+def round_scores(rules: RuleSet, dealer: int, entry: RoundEntry) -> tuple[int, ...]:
+    """Scores of a complete round (R16; V6 for the dealer; V10 numbers)."""
+    if entry.tricks is None:
+        raise ValueError("The round's tricks are not recorded yet.")
+    scores = []
+    for seat, (bid, won) in enumerate(zip(entry.bids, entry.tricks, strict=True)):
+        if rules.saboteur and seat == dealer:
+            scores.append(saboteur_score(rules.scoring))
+        else:
+            assert bid is not None
+            scores.append(score_round(bid, won, rules.scoring))
+    return tuple(scores)
+
+
+def check_trump(rules: RuleSet, players: int, cards: int, trump: TrumpCall | None) -> None:
+    """P1: a recorded trump must fit the round.
+
+    :raises InvalidRound: a suit in the last round (R8) or in a unicoloured game (V9).
+    """
+    if trump is None or trump.suit is None:
+        return
+    if rules.unicoloured:
+        raise InvalidRound("The unicoloured game has no trump.", code="no_trump_round")
+    if deals_every_card(rules, players, cards):
+        raise InvalidRound(
+            "The last round deals every card, so there is no trump.", code="no_trump_round"
+        )
+
+
+def check_entry(
+    rules: RuleSet,
+    entry: RoundEntry,
+    *,
+    round_number: int,
+    cards: int,
+    dealer: int,
+    totals_before: Sequence[int],
+    names: Sequence[str] | None = None,
+) -> None:
+    """Check a recorded round under the rule set, with the totals before it (P2).
+
+    :raises IllegalBid: for a bid the rule set forbids.
+    :raises InvalidRound: for tricks or trump that do not fit the round.
+    """
+    players = len(totals_before)
+    check_trump(rules, players, cards, entry.trump)
+    check_bids(
+        rules,
+        entry.bids,
+        round_number=round_number,
+        cards=cards,
+        dealer=dealer,
+        totals_before=totals_before,
+        names=names,
+    )
+    if entry.tricks is None:
+        return
+    missing = [s for s in bidders(rules, dealer, players) if entry.bids[s] is None]
+    if missing:
+        raise InvalidRound("Every bid must be in before the tricks.", code="bids_missing")
+    if len(entry.tricks) != players:
+        raise InvalidRound(
+            f"There must be one trick count per player ({players}), not {len(entry.tricks)}.",
+            code="wrong_count",
+        )
+    for won in entry.tricks:
+        if isinstance(won, bool) or not isinstance(won, int) or not 0 <= won <= cards:
+            raise InvalidRound(
+                f"Tricks taken must be whole numbers from 0 to {cards}, not {won!r}.",
+                code="tricks_out_of_range",
+            )
+    total = sum(entry.tricks)
+    if total != cards:
+        raise InvalidRound(
+            f"The tricks add up to {total}, but {cards} trick{'s were' if cards != 1 else ' was'}"
+            f" played this round.",
+            code="tricks_do_not_add_up",
+        )
+
+
+def score_sheet(
+    rules: RuleSet,
+    players: int,
+    first_dealer: int,
+    entries: Sequence[RoundEntry],
+) -> Sheet:
+    """Add up recorded rounds into a pad. Rounds are not re-checked against the dealer
+    rules here: a later round stays as it was played even if a correction before it
+    would now refuse it (P2). Only the last round may be without tricks.
+
+    :raises ValueError: for more rounds than the plan, or a shape that cannot be scored.
+    """
+    plan = plan_for(rules, players)
+    if not 0 <= first_dealer < players:
+        raise ValueError(f"The first dealer must be a seat from 0 to {players - 1}.")
+    if len(entries) > len(plan):
+        raise ValueError(f"The game has only {len(plan)} rounds.")
+    totals = (0,) * players
+    rounds: list[ScoredRound] = []
+    for i, entry in enumerate(entries):
+        number = i + 1
+        dealer = dealer_of_round(first_dealer, number, players)
+        scores: tuple[int, ...] | None = None
+        if entry.tricks is not None:
+            scores = round_scores(rules, dealer, entry)
+            totals = tuple(t + s for t, s in zip(totals, scores, strict=True))
+        elif number != len(entries):
+            raise ValueError(f"Round {number} has no tricks but a later round is recorded.")
+        rounds.append(ScoredRound(number, plan[i], dealer, entry, scores, totals))
+    return Sheet(rules, players, first_dealer, tuple(plan), tuple(rounds))

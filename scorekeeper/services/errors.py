@@ -1,0 +1,34 @@
+"""Errors the services raise; the web and API layers turn them into pages and JSON."""
+
+from __future__ import annotations
+
+
+class Rejected(ValueError):
+    """A request that breaks a rule or is malformed; nothing was stored.
+
+    ``code`` is stable for API clients, ``message`` is for people, ``status`` the HTTP
+    status a view should answer with.
+    """
+
+    status = 422
+
+    def __init__(self, message: str, code: str = "invalid", status: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        if status is not None:
+            self.status = status
+
+
+class NotFound(LookupError):
+    """No game (or round, or player) with that id."""
+
+    def __init__(self, message: str = "There is no game at this address.") -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class Conflict(Rejected):
+    """Someone else changed the game first (optimistic versioning)."""
+
+    status = 409

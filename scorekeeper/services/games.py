@@ -1,0 +1,598 @@
+"""Score pad games: create, load, record and correct rounds.
+
+Every command checks the whole change with the engine before anything is written, then
+writes the rounds, recomputes every score and total from the engine's sheet, logs the
+change and commits once: a rejection leaves the stored game exactly as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.exc import StaleDataError
+
+from scorekeeper import engine
+from scorekeeper.engine import RoundEntry, RuleError, RuleSet, TrumpCall
+from scorekeeper.extensions import db
+from scorekeeper.models import Change, Game, Round, RoundResult, Seat, utcnow
+from scorekeeper.services import players as player_service
+from scorekeeper.services.errors import Conflict, NotFound, Rejected
+
+_UNSET: Any = object()
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+# -- creating and loading -------------------------------------------------------------------
+
+
+def parse_rules(data: object) -> RuleSet:
+    """A rule set from API/form data. :raises Rejected: naming the bad option."""
+    try:
+        return RuleSet.from_dict(data)
+    except (ValueError, TypeError) as exc:
+        raise Rejected(str(exc), "bad_rules") from None
+
+
+def create_game(
+    names: Sequence[object], first_dealer: object, rules: RuleSet, mode: str = "pad"
+) -> tuple[Game, str]:
+    """Create a game; returns it with the scorer token (shown once, stored only hashed).
+
+    :raises Rejected: for a wrong number of players, empty, too long or repeated names,
+        a dealer who isn't at the table, or a rule set those players can't play.
+    """
+    if not isinstance(names, (list, tuple)):
+        raise Rejected("Players must be a list of 3 to 6 names.", "bad_players")
+    clean = [player_service.clean_name(n) for n in names]
+    try:
+        rules.check_players(len(clean))
+    except ValueError as exc:
+        raise Rejected(str(exc), "bad_players") from None
+    keys = [player_service.name_key(n) for n in clean]
+    if len(set(keys)) != len(keys):
+        twice = next(n for n, k in zip(clean, keys, strict=True) if keys.count(k) > 1)
+        raise Rejected(
+            f"{twice} is at the table twice: each player needs their own name.", "bad_players"
+        )
+    if (
+        isinstance(first_dealer, bool)
+        or not isinstance(first_dealer, int)
+        or not (0 <= first_dealer < len(clean))
+    ):
+        raise Rejected("The first dealer must be one of the players.", "bad_dealer")
+    token = secrets.token_urlsafe(24)
+    game = Game(
+        public_id=secrets.token_urlsafe(16),
+        scorer_token_hash=_hash(token),
+        mode=mode,
+        rules=rules.to_dict(),
+        player_count=len(clean),
+        first_dealer=first_dealer,
+    )
+    for seat, player in enumerate(player_service.get_or_create(clean)):
+        game.seats.append(Seat(seat=seat, player=player))
+    game.changes.append(
+        Change(
+            action="created",
+            summary="Game set up",
+            data={"players": clean, "first_dealer": first_dealer, "rules": rules.to_dict()},
+        )
+    )
+    db.session.add(game)
+    db.session.commit()
+    return game, token
+
+
+def get_game(public_id: str) -> Game:
+    """:raises NotFound: when no game has this id."""
+    game: Game | None = db.session.scalar(
+        select(Game)
+        .where(Game.public_id == public_id)
+        .options(selectinload(Game.seats), selectinload(Game.rounds))
+    )
+    if game is None:
+        raise NotFound()
+    return game
+
+
+def token_matches(game: Game, token: str | None) -> bool:
+    """Whether ``token`` is this game's scorer secret (compared in constant time)."""
+    return bool(token) and hmac.compare_digest(game.scorer_token_hash, _hash(token or ""))
+
+
+def list_games(page: int = 1, per_page: int = 20) -> tuple[list[Game], int]:
+    """Games newest first, one page, with the total count."""
+    page = max(1, page)
+    total = db.session.scalar(select(func.count(Game.id))) or 0
+    games = list(
+        db.session.scalars(
+            select(Game)
+            .options(selectinload(Game.seats), selectinload(Game.rounds))
+            .order_by(Game.created_at.desc(), Game.id.desc())
+            .limit(per_page)
+            .offset((page - 1) * per_page)
+        )
+    )
+    return games, total
+
+
+# -- reading a game through the engine ------------------------------------------------------
+
+
+def rules_of(game: Game) -> RuleSet:
+    return RuleSet.from_dict(game.rules)
+
+
+def names_of(game: Game) -> list[str]:
+    return [s.player.name for s in game.seats]
+
+
+def _entry(rnd: Round) -> RoundEntry:
+    return RoundEntry(
+        bids=tuple(r.bid for r in rnd.results),
+        tricks=tuple(r.tricks or 0 for r in rnd.results) if rnd.complete else None,
+        trump=TrumpCall.parse(rnd.trump) if rnd.trump else None,
+    )
+
+
+def entries_of(game: Game) -> list[RoundEntry]:
+    return [_entry(r) for r in game.rounds]
+
+
+def sheet_of(game: Game) -> engine.Sheet:
+    """The engine's score sheet of the stored rounds."""
+    return engine.score_sheet(
+        rules_of(game), game.player_count, game.first_dealer, entries_of(game)
+    )
+
+
+@dataclass(frozen=True)
+class Draft:
+    """The round being entered: what is stored so far (bids, tricks tapped, trump)."""
+
+    number: int
+    cards: int
+    dealer: int
+    bids: list[int | None]
+    tricks: list[int | None]
+    trump: TrumpCall | None
+
+
+def draft_of(game: Game) -> Draft | None:
+    """The round to enter next (stored partly or not at all), or ``None`` when done."""
+    sheet = sheet_of(game)
+    number = sheet.next_number()
+    if number is None:
+        return None
+    n = game.player_count
+    if game.rounds and not game.rounds[-1].complete:
+        rnd = game.rounds[-1]
+        return Draft(
+            number,
+            rnd.cards,
+            rnd.dealer,
+            [r.bid for r in rnd.results],
+            [r.tricks for r in rnd.results],
+            TrumpCall.parse(rnd.trump) if rnd.trump else None,
+        )
+    return Draft(number, sheet.plan[number - 1], sheet.dealer(number), [None] * n, [None] * n, None)
+
+
+# -- writing --------------------------------------------------------------------------------
+
+
+def _rejected(exc: RuleError | ValueError) -> Rejected:
+    code = getattr(exc, "code", "rule_broken")
+    return Rejected(str(exc), code)
+
+
+def _check(game: Game, number: int, entry: RoundEntry) -> None:
+    """Check a round under the rule set with the totals before it as they now stand (P2)."""
+    sheet = sheet_of(game)
+    try:
+        engine.check_entry(
+            rules_of(game),
+            entry,
+            round_number=number,
+            cards=sheet.plan[number - 1],
+            dealer=sheet.dealer(number),
+            totals_before=sheet.totals_before(number),
+            names=names_of(game),
+        )
+    except ValueError as exc:
+        raise _rejected(exc) from None
+
+
+def parse_trump(value: object) -> TrumpCall | None:
+    """``None``/``""`` → not recorded; else "red", "none", "wizard:red", French names…
+
+    :raises Rejected: for anything else.
+    """
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise Rejected("Trump must be a suit, 'none', or 'wizard:<suit>'.", "bad_trump")
+    try:
+        return TrumpCall.parse(value)
+    except ValueError as exc:
+        raise Rejected(str(exc), "bad_trump") from None
+
+
+def _round_row(game: Game, number: int) -> Round | None:
+    return next((r for r in game.rounds if r.number == number), None)
+
+
+def _store(
+    game: Game,
+    number: int,
+    entry: RoundEntry,
+    complete: bool,
+    tricks_draft: Sequence[int | None] | None = None,
+) -> Round:
+    """Write ``entry`` into round ``number`` (creating the row when needed)."""
+    rnd = _round_row(game, number)
+    if rnd is None:
+        sheet = sheet_of(game)
+        rnd = Round(number=number, cards=sheet.plan[number - 1], dealer=sheet.dealer(number))
+        for seat in game.seats:
+            rnd.results.append(RoundResult(seat=seat.seat, player_id=seat.player_id))
+        game.rounds.append(rnd)
+    rnd.trump = None if entry.trump is None else str(entry.trump)
+    rnd.complete = complete
+    tricks: Sequence[int | None] = (
+        entry.tricks if entry.tricks is not None else (tricks_draft or [None] * len(entry.bids))
+    )
+    for result in rnd.results:
+        result.bid = entry.bids[result.seat]
+        result.tricks = tricks[result.seat]
+    return rnd
+
+
+def _finish(
+    game: Game, action: str, summary: str, number: int | None, data: dict[str, Any] | None = None
+) -> None:
+    """Recompute scores and totals of every round from the engine, log, commit."""
+    sheet = sheet_of(game)
+    for rnd, scored in zip(game.rounds, sheet.rounds, strict=True):
+        for result in rnd.results:
+            if scored.scores is None:
+                result.score = result.total = None
+            else:
+                result.score = scored.scores[result.seat]
+                result.total = scored.totals[result.seat]
+    game.finished_at = (game.finished_at or utcnow()) if sheet.finished else None
+    game.updated_at = utcnow()
+    game.changes.append(Change(action=action, summary=summary, round_number=number, data=data))
+    try:
+        db.session.commit()
+    except StaleDataError:
+        db.session.rollback()
+        raise Conflict(
+            "This game was changed by someone else in the meantime; "
+            "the page now shows the current state.",
+            "conflict",
+        ) from None
+
+
+def _expect_version(game: Game, version: int | None) -> None:
+    if version is not None and version != game.version:
+        raise Conflict(
+            "Already recorded by someone else: the game has changed since you "
+            "loaded it. Here is the current state.",
+            "conflict",
+        )
+
+
+def _bids_list(value: object, players: int) -> list[int | None]:
+    if not isinstance(value, (list, tuple)) or len(value) != players:
+        raise Rejected(f"Bids must be a list of {players} numbers in seat order.", "bad_bids")
+    return list(value)
+
+
+def _tricks_list(value: object, players: int) -> list[int]:
+    if not isinstance(value, (list, tuple)) or len(value) != players:
+        raise Rejected(f"Tricks must be a list of {players} numbers in seat order.", "bad_tricks")
+    return list(value)
+
+
+def _describe_entry(names: Sequence[str], entry: RoundEntry) -> dict[str, Any]:
+    return {
+        "bids": list(entry.bids),
+        "tricks": None if entry.tricks is None else list(entry.tricks),
+        "trump": None if entry.trump is None else str(entry.trump),
+    }
+
+
+def record_round(
+    game: Game,
+    bids: object,
+    tricks: object = None,
+    trump: object = None,
+    version: int | None = None,
+) -> int:
+    """Record the next round (API): bids, and tricks now or later. Returns its number.
+
+    :raises Rejected: when the plan is done, the round before is still open, or the
+        round breaks the rule set.
+    """
+    _expect_version(game, version)
+    draft = draft_of(game)
+    if draft is None:
+        raise Rejected(
+            f"The game is over: all {len(sheet_of(game).plan)} rounds are recorded.", "game_over"
+        )
+    if game.rounds and not game.rounds[-1].complete:
+        raise Rejected(f"Round {draft.number} is still open: add its tricks first.", "round_open")
+    n = game.player_count
+    entry = RoundEntry(
+        tuple(_bids_list(bids, n)),
+        None if tricks is None else tuple(_tricks_list(tricks, n)),
+        parse_trump(trump) if trump is not None else _default_trump(game, draft.number),
+    )
+    _check(game, draft.number, entry)
+    _store(game, draft.number, entry, complete=entry.tricks is not None)
+    # A round without tricks keeps its bids out of the log: they may be secret (V4).
+    _finish(
+        game,
+        "round_added",
+        f"Round {draft.number} recorded",
+        draft.number,
+        _describe_entry(names_of(game), entry) if entry.tricks is not None else None,
+    )
+    return draft.number
+
+
+def _default_trump(game: Game, number: int) -> TrumpCall | None:
+    """The last round (and every unicoloured round) records "no trump" by itself (R8, V9)."""
+    sheet = sheet_of(game)
+    if engine.deals_every_card(rules_of(game), game.player_count, sheet.plan[number - 1]):
+        return TrumpCall(None)
+    return None
+
+
+def update_round(
+    game: Game,
+    number: int,
+    bids: object = _UNSET,
+    tricks: object = _UNSET,
+    trump: object = _UNSET,
+    version: int | None = None,
+) -> None:
+    """Correct round ``number`` (or add the tricks of the open round). Later rounds stay
+    as played; their totals are recomputed (P2).
+
+    :raises NotFound: for a round not recorded.
+    :raises Rejected: when the corrected round breaks the rule set.
+    """
+    _expect_version(game, version)
+    rnd = _round_row(game, number) if isinstance(number, int) else None
+    if rnd is None:
+        raise NotFound(f"Round {number} is not recorded.")
+    old = _entry(rnd)
+    n = game.player_count
+    new_tricks: tuple[int, ...] | None = old.tricks
+    if tricks is not _UNSET:
+        if tricks is None:
+            if rnd.complete and number != len(game.rounds):
+                raise Rejected(
+                    "Only the last round can have its tricks taken back.", "round_complete"
+                )
+            new_tricks = None
+        else:
+            new_tricks = tuple(_tricks_list(tricks, n))
+    entry = RoundEntry(
+        tuple(_bids_list(bids, n)) if bids is not _UNSET else old.bids,
+        new_tricks,
+        parse_trump(trump) if trump is not _UNSET else old.trump,
+    )
+    if entry == old:
+        return
+    _check(game, number, entry)
+    _store(game, number, entry, complete=entry.tricks is not None)
+    was_open = not rnd.complete and old.tricks is None
+    summary = _change_summary(names_of(game), number, old, entry)
+    action = "round_completed" if was_open and entry.tricks is not None else "round_corrected"
+    _finish(
+        game,
+        action,
+        summary,
+        number,
+        {
+            "before": _describe_entry(names_of(game), old),
+            "after": _describe_entry(names_of(game), entry),
+        },
+    )
+
+
+def _change_summary(names: Sequence[str], number: int, old: RoundEntry, new: RoundEntry) -> str:
+    parts = []
+    for seat, name in enumerate(names):
+        if old.bids[seat] != new.bids[seat]:
+            parts.append(f"{name}'s bid {_show(old.bids[seat])} → {_show(new.bids[seat])}")
+        before = None if old.tricks is None else old.tricks[seat]
+        after = None if new.tricks is None else new.tricks[seat]
+        if before != after:
+            parts.append(f"{name}'s tricks {_show(before)} → {_show(after)}")
+    if old.trump != new.trump:
+        parts.append(f"trump {_show(old.trump)} → {_show(new.trump)}")
+    return f"Round {number} corrected: " + "; ".join(parts) if parts else f"Round {number}"
+
+
+def _show(value: object) -> str:
+    return "–" if value is None else str(value)
+
+
+def delete_last_round(game: Game, number: int, version: int | None = None) -> None:
+    """Remove the last recorded round (kept in the change log).
+
+    :raises NotFound: for a round not recorded.
+    :raises Rejected: for a round that is not the last one.
+    """
+    _expect_version(game, version)
+    rnd = _round_row(game, number) if isinstance(number, int) else None
+    if rnd is None:
+        raise NotFound(f"Round {number} is not recorded.")
+    if rnd is not game.rounds[-1]:
+        raise Rejected(
+            f"Only the last round ({game.rounds[-1].number}) can be deleted; "
+            "correct earlier rounds instead.",
+            "not_last_round",
+        )
+    old = _entry(rnd)
+    game.rounds.remove(rnd)
+    _finish(
+        game,
+        "round_deleted",
+        f"Round {number} deleted",
+        number,
+        {"before": _describe_entry(names_of(game), old)},
+    )
+
+
+# -- entering a round tap by tap (the score pad page) ---------------------------------------
+
+
+def _draft_entry(
+    draft: Draft, bids: Sequence[int | None] | None = None, trump: TrumpCall | None | Any = _UNSET
+) -> RoundEntry:
+    return RoundEntry(
+        tuple(draft.bids if bids is None else bids), None, draft.trump if trump is _UNSET else trump
+    )
+
+
+def _open_draft(game: Game) -> Draft:
+    draft = draft_of(game)
+    if draft is None:
+        raise Rejected("The game is over: every round of the plan is recorded.", "game_over")
+    return draft
+
+
+def set_bid(game: Game, seat: int, bid: int | None, version: int | None = None) -> None:
+    """Enter (or change, or with ``None`` clear) one player's bid in the open round.
+
+    Bids go in bidding order: a player may bid once everyone before them has.
+
+    :raises Rejected: out of order, after the tricks have started, or a forbidden bid.
+    """
+    _expect_version(game, version)
+    draft = _open_draft(game)
+    n = game.player_count
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise Rejected("There is no such player at this table.", "bad_seat")
+    if any(t is not None for t in draft.tricks):
+        raise Rejected(
+            "The tricks are being entered: clear them before changing a bid.", "tricks_started"
+        )
+    rules = rules_of(game)
+    names = names_of(game)
+    order = engine.bidders(rules, draft.dealer, n)
+    if seat not in order:
+        raise Rejected(
+            f"{names[seat]} deals and does not bid under Wizard Saboteur.", "dealer_does_not_bid"
+        )
+    bids = list(draft.bids)
+    if bid is None:
+        # Clearing a bid clears the later ones too: they were made after it.
+        for s in order[order.index(seat) :]:
+            bids[s] = None
+    else:
+        before = order[: order.index(seat)]
+        waiting = [s for s in before if bids[s] is None]
+        if waiting:
+            raise Rejected(f"{names[waiting[0]]} bids first.", "not_your_turn")
+        bids[seat] = bid
+    entry = _draft_entry(draft, bids)
+    _check(game, draft.number, entry)
+    _store(game, draft.number, entry, complete=False)
+    who = names[seat]
+    _finish(
+        game,
+        "bid",
+        f"Round {draft.number}: {who} " + ("bid cleared" if bid is None else "bid entered"),
+        draft.number,
+    )
+
+
+def set_draft_trump(game: Game, trump: object, version: int | None = None) -> None:
+    """Record the open round's trump. :raises Rejected: for a trump that doesn't fit (P1)."""
+    _expect_version(game, version)
+    draft = _open_draft(game)
+    entry = _draft_entry(draft, trump=parse_trump(trump))
+    _check(game, draft.number, entry)
+    _store(game, draft.number, entry, complete=False, tricks_draft=draft.tricks)
+    _finish(game, "trump", f"Round {draft.number}: trump {_show(entry.trump)}", draft.number)
+
+
+def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = None) -> None:
+    """Enter one player's tricks in the open round. When all but one are in, the last is
+    filled in by itself (the tricks must add up to the cards of the round).
+
+    :raises Rejected: before every bid is in, or for a count that can't add up.
+    """
+    _expect_version(game, version)
+    draft = _open_draft(game)
+    n = game.player_count
+    names = names_of(game)
+    rules = rules_of(game)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise Rejected("There is no such player at this table.", "bad_seat")
+    if any(draft.bids[s] is None for s in engine.bidders(rules, draft.dealer, n)):
+        raise Rejected("Enter every bid before the tricks.", "bids_missing")
+    counts = list(draft.tricks)
+    if tricks is None:
+        counts = [None] * n if counts[seat] is None else counts
+        counts[seat] = None
+    else:
+        if (
+            isinstance(tricks, bool)
+            or not isinstance(tricks, int)
+            or not (0 <= tricks <= draft.cards)
+        ):
+            raise Rejected(f"Tricks taken go from 0 to {draft.cards}.", "tricks_out_of_range")
+        counts[seat] = tricks
+        others = sum(c for s, c in enumerate(counts) if c is not None and s != seat)
+        if others + tricks > draft.cards:
+            left = draft.cards - others
+            raise Rejected(
+                f"{names[seat]} can't have taken {tricks}: only {left} of the {draft.cards} "
+                f"tricks {'are' if left != 1 else 'is'} left.",
+                "tricks_do_not_add_up",
+            )
+        missing = [s for s, c in enumerate(counts) if c is None]
+        if len(missing) == 1:
+            counts[missing[0]] = draft.cards - sum(c for c in counts if c is not None)
+    _store(game, draft.number, _draft_entry(draft), complete=False, tricks_draft=counts)
+    _finish(game, "tricks", f"Round {draft.number}: {names[seat]}'s tricks entered", draft.number)
+
+
+def confirm_round(game: Game, version: int | None = None) -> int:
+    """Score the open round once every trick count is in. Returns its number.
+
+    :raises Rejected: when tricks are missing or don't add up.
+    """
+    _expect_version(game, version)
+    draft = _open_draft(game)
+    if any(t is None for t in draft.tricks):
+        raise Rejected("Enter every player's tricks first.", "tricks_missing")
+    trump = draft.trump if draft.trump is not None else _default_trump(game, draft.number)
+    entry = RoundEntry(tuple(draft.bids), tuple(t or 0 for t in draft.tricks), trump)
+    _check(game, draft.number, entry)
+    _store(game, draft.number, entry, complete=True)
+    _finish(
+        game,
+        "round_completed",
+        f"Round {draft.number} recorded",
+        draft.number,
+        _describe_entry(names_of(game), entry),
+    )
+    return draft.number

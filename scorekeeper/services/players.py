@@ -1,0 +1,63 @@
+"""Players: the same person across games, found by name."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from sqlalchemy import func, select
+
+from scorekeeper.extensions import db
+from scorekeeper.models import NAME_MAX, Player, Seat
+from scorekeeper.services.errors import Rejected
+
+
+def clean_name(raw: object) -> str:
+    """A player name as stored: trimmed, inner white space folded, NFC, length-limited.
+
+    :raises Rejected: for an empty or over-long name, or one with control characters.
+    """
+    if not isinstance(raw, str):
+        raise Rejected("Each player needs a name.", "bad_name")
+    name = " ".join(unicodedata.normalize("NFC", raw).split())
+    if not name:
+        raise Rejected("Each player needs a name.", "bad_name")
+    if len(name) > NAME_MAX:
+        raise Rejected(
+            f"“{name[:20]}…” is too long: names have at most {NAME_MAX} characters.", "bad_name"
+        )
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise Rejected("Names can't contain control characters.", "bad_name")
+    return name
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same player: case and accents of case don't count."""
+    return name.casefold()
+
+
+def get_or_create(names: list[str]) -> list[Player]:
+    """The players with these (clean) names, creating the ones not seen before."""
+    keys = [name_key(n) for n in names]
+    found = {p.key: p for p in db.session.scalars(select(Player).where(Player.key.in_(keys)))}
+    players = []
+    for name, key in zip(names, keys, strict=True):
+        player = found.get(key)
+        if player is None:
+            player = Player(name=name, key=key)
+            db.session.add(player)
+            found[key] = player
+        players.append(player)
+    return players
+
+
+def known_names(limit: int = 30) -> list[str]:
+    """Names used before, the most played first: offered with one tap on the setup page."""
+    games = func.count(Seat.game_id)
+    rows = db.session.execute(
+        select(Player.name)
+        .outerjoin(Seat, Seat.player_id == Player.id)
+        .group_by(Player.id, Player.name)
+        .order_by(games.desc(), Player.name)
+        .limit(limit)
+    )
+    return [name for (name,) in rows]

@@ -1,0 +1,8 @@
+"""The web pages: thin views that parse the request, call a service and render."""
+
+from flask import Blueprint
+
+bp = Blueprint("web", __name__)
+
+# The view modules attach their routes to `bp` on import.
+from scorekeeper.web import errors, health, home  # noqa: E402, F401
