@@ -32,3 +32,28 @@ ensure_venv() {
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e "$spec"
     echo "$want" >".venv/.installed-${extra:-base}"
 }
+
+# start_test_postgres PORT: a throwaway PostgreSQL cluster on 127.0.0.1:PORT for the tests,
+# stopped and deleted when the calling shell exits. Sets TEST_DATABASE_URL.
+start_test_postgres() {
+    local port="$1" pgbin dir as_pg=()
+    pgbin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
+    if [[ -z "$pgbin" ]]; then
+        echo "PostgreSQL server binaries not found (package postgresql)" >&2
+        return 1
+    fi
+    dir="$(mktemp -d /tmp/scorekeeper-pg.XXXXXX)"
+    if [[ "$(id -u)" == 0 ]]; then
+        chown postgres:postgres "$dir"
+        as_pg=(runuser -u postgres --)
+    fi
+    "${as_pg[@]}" "$pgbin/initdb" -D "$dir/data" -U test -A trust -E UTF8 --no-locale >/dev/null
+    "${as_pg[@]}" "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -o \
+        "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c full_page_writes=off" \
+        start >/dev/null
+    # shellcheck disable=SC2064  # expand now: the trap must stop this very cluster
+    trap "${as_pg[*]} $pgbin/pg_ctl -D $dir/data -m immediate stop >/dev/null 2>&1; rm -rf $dir" EXIT
+    "$pgbin/psql" -h 127.0.0.1 -p "$port" -U test -d postgres -qc \
+        'create database scorekeeper_test' >/dev/null
+    export TEST_DATABASE_URL="postgresql+psycopg://test@127.0.0.1:$port/scorekeeper_test"
+}

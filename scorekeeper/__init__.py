@@ -14,6 +14,7 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import event
 
+from scorekeeper import security
 from scorekeeper.extensions import db, migrate
 
 # templates/, static/ and instance/ live at the repository root, next to the package.
@@ -55,6 +56,7 @@ def create_app(
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path))
 
+    security.init_app(app)
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     with app.app_context():

@@ -122,7 +122,16 @@ def test_database_url_honoured(
         assert db.engine.url.render_as_string(hide_password=False) == expected.format(tmp=tmp_path)
 
 
-def test_sqlite_pragmas(app: Flask) -> None:
+def test_sqlite_pragmas(tmp_path: Path) -> None:
+    # Always on SQLite, also in the PostgreSQL pass of the suite: it is the default database.
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "t",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'p.sqlite'}",
+        },
+        instance_path=tmp_path / "instance",
+    )
     with app.app_context():
         assert db.session.execute(text("pragma journal_mode")).scalar() == "wal"
         assert db.session.execute(text("pragma foreign_keys")).scalar() == 1

@@ -1,0 +1,68 @@
+"""Response headers and cookie settings that every page gets.
+
+Capability links carry secrets in their path, so no page may send a Referer, be framed
+or run a script that did not come from our own static files.
+"""
+
+from __future__ import annotations
+
+import os
+
+from flask import Flask, Response, has_request_context, request
+from flask.sessions import SecureCookieSessionInterface
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        # Inline *styles* stay allowed: htmx injects its indicator style and SVG charts
+        # carry their own; no inline script is ever allowed.
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+
+HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+}
+
+
+class _SessionInterface(SecureCookieSessionInterface):
+    """The session cookie is ``Secure`` whenever the request came over HTTPS (also behind
+    a reverse proxy that says so), so plain-HTTP use on a home network still works."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or (
+            has_request_context() and request.is_secure
+        )
+
+
+def _add_headers(response: Response) -> Response:
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Install the headers, cookie flags and (when configured) the proxy fix."""
+    app.config["SESSION_COOKIE_HTTPONLY"] = True
+    app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
+    app.session_interface = _SessionInterface()
+    app.after_request(_add_headers)
+    # Behind a reverse proxy, trust this many hops of X-Forwarded-* (see README: deploy).
+    hops = int(app.config.get("PROXY_HOPS") or os.environ.get("PROXY_HOPS") or 0)
+    if hops:
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_prefix=hops
+        )
