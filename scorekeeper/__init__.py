@@ -14,8 +14,8 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import event
 
-from scorekeeper import security
-from scorekeeper.extensions import db, migrate
+from scorekeeper import cli, security, simulate
+from scorekeeper.extensions import csrf, db, migrate
 
 # templates/, static/ and instance/ live at the repository root, next to the package.
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,15 +58,24 @@ def create_app(
 
     security.init_app(app)
     db.init_app(app)
+    csrf.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             event.listen(db.engine, "connect", _sqlite_pragmas)
 
     from scorekeeper import models  # noqa: F401  (registers tables for Alembic)
+    from scorekeeper.api import bp as api_bp
     from scorekeeper.web import bp as web_bp
+    from scorekeeper.web.digital import bp as digital_bp
+    from scorekeeper.web.resolver import bp as resolver_bp
 
     app.register_blueprint(web_bp)
+    app.register_blueprint(api_bp)
+    app.register_blueprint(resolver_bp)
+    app.register_blueprint(digital_bp)
+    cli.init_app(app)
+    simulate.init_app(app)
     return app
 
 

@@ -4,6 +4,7 @@ from typing import TYPE_CHECKING
 
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
+from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
 
@@ -26,6 +27,9 @@ class Base(DeclarativeBase):
 
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
+# Every form and htmx request of the pages carries a CSRF token; the JSON API blueprint
+# (bearer tokens, no cookies) is exempted with `csrf.exempt`.
+csrf = CSRFProtect()
 
 if TYPE_CHECKING:
     # mypy cannot use an attribute such as `db.Model` as a base class (python/mypy#8603).

@@ -15,6 +15,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -86,9 +87,82 @@ class Seat(Model):
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    # The seat's game so far, written from the engine's sheet with every change of the
+    # game (services.stats.summarise): player statistics and records are then sums over
+    # seats, not over every round ever played.
+    total: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    won: Mapped[bool | None] = mapped_column(Boolean)  # None until the game is finished
+    rounds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    bid_rounds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    exact: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    overs: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    unders: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    best_streak: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    max_deficit: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # [[cards, rounds, exact], …] of this seat: what it adds to the player's PlayerCards.
+    by_cards: Mapped[list[list[int]] | None] = mapped_column(JSON)
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(lazy="joined")
+
+    __table_args__ = (
+        # A player's seats with their summaries straight from the index (player page).
+        Index(
+            "ix_seat_player_summary",
+            "player_id",
+            "won",
+            "game_id",
+            "seat",
+            "total",
+            "rounds",
+            "bid_rounds",
+            "exact",
+            "overs",
+            "unders",
+            "best_streak",
+        ),
+        # The others at a player's tables, with their totals (head to head).
+        Index("ix_seat_game_player", "game_id", "seat", "player_id", "total"),
+        # Records: the best seats read from the top of an index.
+        Index("ix_seat_total", "total", "game_id", "seat"),
+        Index("ix_seat_exact", "exact", "game_id", "seat"),
+        Index("ix_seat_max_deficit", "max_deficit", "game_id", "seat"),
+    )
+
+
+class PlayerCards(Model):
+    """A player's rounds and exact bids by the number of cards in hand, over all games.
+
+    Kept up to date from the seats' ``by_cards`` whenever a game changes
+    (services.stats.summarise), so a player page reads at most 20 rows, however long
+    the history."""
+
+    __tablename__ = "player_cards"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
+    )
+    cards: Mapped[int] = mapped_column(Integer, primary_key=True)
+    rounds: Mapped[int] = mapped_column(Integer, default=0)
+    exact: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Rivalry(Model):
+    """Two players' finished games at the same table: how often ``player`` ended ahead of,
+    behind, or level with ``other``. Kept up to date from the seats like ``PlayerCards``."""
+
+    __tablename__ = "rivalry"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
+    )
+    other_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
+    )
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    ahead: Mapped[int] = mapped_column(Integer, default=0)
+    behind: Mapped[int] = mapped_column(Integer, default=0)
+    level: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class Round(Model):
@@ -148,3 +222,29 @@ class Change(Model):
     data: Mapped[dict[str, object] | None] = mapped_column(JSON)
 
     game: Mapped[Game] = relationship(back_populates="changes")
+
+
+class DigitalTable(Model):
+    """The state of a digital game (mode "digital"): the engine's whole state, the seats
+    (person or bot, each person's secret link stored only as a hash) and, per seat, the
+    number of actions taken, which every action request must name (double taps and
+    retries are then harmless). ``seed`` is set only for bot test games."""
+
+    __tablename__ = "digital_table"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), unique=True)
+    state: Mapped[dict[str, object]] = mapped_column(JSON)
+    seats: Mapped[list[dict[str, object]]] = mapped_column(JSON)
+    actions: Mapped[list[int]] = mapped_column(JSON)
+    table_secret_hash: Mapped[str] = mapped_column(String(64))
+    seed: Mapped[int | None] = mapped_column(Integer)
+    # What every phone shows about the round just finished while the next one starts.
+    recent: Mapped[dict[str, object] | None] = mapped_column(JSON)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Bumped by every change: optimistic locking across processes, and the ETag of polls.
+    version: Mapped[int] = mapped_column(Integer, default=1)
+
+    game: Mapped[Game] = relationship()
+
+    __mapper_args__ = {"version_id_col": version}

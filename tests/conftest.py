@@ -11,7 +11,6 @@ from sqlalchemy import create_engine, text
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 
-
 # bin/test runs the suite twice: on SQLite files, then on a throwaway PostgreSQL server
 # whose URL it passes here.
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")

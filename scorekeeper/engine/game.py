@@ -11,18 +11,27 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import Enum
+from operator import itemgetter
 from typing import Any
 
 from . import bids as bidrules
-from .cards import Card, Suit, full_deck, suit_pile
+from .cards import Card, Suit, shuffled_deck, suit_pile
 from .errors import IllegalBid, IllegalPlay, OutOfTurn, RuleError, WrongPhase
 from .pad import RoundEntry, TrumpCall, round_scores
-from .plan import dealer_of_round, first_lead, plan_for
-from .rules import Bidding, RuleSet
+from .plan import first_lead, plan_for
+from .rules import Bidding, DealerRule, RuleSet
 from .scoring import winners
-from .tricks import TrickResult, WinReason, legal_plays, resolve_trick, why_illegal
+from .tricks import (
+    TrickResult,
+    WinReason,
+    decide,
+    led_suit,
+    why_illegal,
+)
 
 STATE_VERSION = 1
+
+_card = itemgetter(1)  # the card of a (seat, card) pair on the table
 
 
 class Phase(Enum):
@@ -33,6 +42,11 @@ class Phase(Enum):
     BIDDING = "bidding"
     PLAYING = "playing"
     GAME_OVER = "game_over"
+
+
+# The phases the hot paths test, as module globals: quicker to reach than Phase.PLAYING.
+_PLAYING = Phase.PLAYING
+_BIDDING = Phase.BIDDING
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,13 +77,31 @@ class Trick:
 
 
 class Game:
-    """The state of a digital game. Create with :meth:`new`, then call :meth:`deal`."""
+    """The state of a digital game. Create with :meth:`new`, then call :meth:`deal`.
+
+    The attributes are the state itself (:meth:`to_dict` stores them) and may be read
+    freely; tests may also set them to stage a position. The rule set and the number of
+    players stay fixed for the life of a game: a few things derived from them are worked
+    out once here, for the hot paths (a random game makes some 550 moves, and a benchmark
+    plays a thousand games a second).
+    """
+
+    _last_trick: Trick | None
+    _last_trick_parts: tuple[int, tuple[tuple[int, Card], ...], int, WinReason] | None
 
     def __init__(self, rules: RuleSet, players: int, first_dealer: int) -> None:
         self.rules = rules
         self.players = players
         self.first_dealer = first_dealer
         self.plan = plan_for(rules, players)
+        # Seats in bidding order (R6; V6 without the dealer), by dealer.
+        self._bidding_order = [tuple(bidrules.bidders(rules, d, players)) for d in range(players)]
+        self._open_bidding = rules.bidding is Bidding.OPEN
+        # Without a dealer rule (V1, V2) every bid from 0 to the maximum is allowed.
+        self._any_bid = rules.dealer_rule is DealerRule.NONE
+        # One more than the highest bid (R9, V7), by cards in hand.
+        self._bid_limit = [bidrules.max_bid(rules, n) + 1 for n in range(max(self.plan) + 1)]
+        self._unicoloured = rules.unicoloured
         self.round_number = 0
         self.phase = Phase.DEAL
         self.hands: list[list[Card]] = [[] for _ in range(players)]
@@ -80,7 +112,7 @@ class Game:
         self.trick: list[tuple[int, Card]] = []
         self.leader = 0
         self.won = [0] * players
-        self.last_trick: Trick | None = None
+        self.last_trick = None
         self.history: list[RoundEntry] = []
         self.totals = [0] * players
 
@@ -108,42 +140,67 @@ class Game:
 
     @property
     def dealer(self) -> int:
-        return dealer_of_round(self.first_dealer, max(self.round_number, 1), self.players)
+        """The seat that deals the current round (the first round's before the first deal).
+
+        The same as :func:`dealer_of_round` (R5), without its checks: :meth:`new` made them.
+        """
+        return (self.first_dealer + (self.round_number or 1) - 1) % self.players
 
     @property
     def bidders(self) -> list[int]:
-        return bidrules.bidders(self.rules, self.dealer, self.players)
+        return list(self._bidding_order[self.dealer])
+
+    def _next_bidder(self) -> int | None:
+        """The first seat in bidding order that has not bid (the one to bid in open
+        bidding), or ``None``."""
+        bids = self.bids
+        dealer = (self.first_dealer + (self.round_number or 1) - 1) % self.players  # .dealer
+        for seat in self._bidding_order[dealer]:
+            if bids[seat] is None:
+                return seat
+        return None
 
     @property
     def turn(self) -> int | None:
         """The seat that must act now, or ``None`` when any of several may (hidden or
         secret bids) or nobody (between rounds, game over)."""
-        if self.phase is Phase.CHOOSE_TRUMP:
-            return self.dealer
-        if self.phase is Phase.BIDDING:
-            waiting = [s for s in self.bidders if self.bids[s] is None]
-            if self.rules.bidding is Bidding.OPEN:
-                return waiting[0]
-            return None
-        if self.phase is Phase.PLAYING:
+        phase = self.phase
+        if phase is _PLAYING:
             return (self.leader + len(self.trick)) % self.players
+        if phase is _BIDDING:
+            return self._next_bidder() if self._open_bidding else None
+        if phase is Phase.CHOOSE_TRUMP:
+            return self.dealer
         return None
 
     def waiting_for(self) -> list[int]:
         """Every seat that may act now."""
-        if self.phase is Phase.BIDDING and self.rules.bidding is not Bidding.OPEN:
-            return [s for s in self.bidders if self.bids[s] is None]
+        if self.phase is _BIDDING:
+            if self._open_bidding:
+                seat = self._next_bidder()
+                return [] if seat is None else [seat]
+            bids = self.bids
+            return [s for s in self._bidding_order[self.dealer] if bids[s] is None]
         turn = self.turn
         return [] if turn is None else [turn]
 
     def allowed_bids(self, seat: int) -> list[int]:
         """The bids ``seat`` could make now (empty when it is not theirs to bid)."""
-        if self.phase is not Phase.BIDDING or seat not in self.waiting_for():
+        if self.phase is not _BIDDING:
             return []
+        if self._open_bidding:
+            if seat != self._next_bidder():
+                return []
+        elif seat not in self.waiting_for():
+            return []
+        cards = self.cards
+        if self._any_bid:
+            # Nothing is forbidden without a dealer rule: all of bidrules.allowed_bids' answer.
+            return list(range(self._bid_limit[cards]))
         return bidrules.allowed_bids(
             self.rules,
             round_number=self.round_number,
-            cards=self.cards,
+            cards=cards,
             dealer=self.dealer,
             seat=seat,
             bids=dict(enumerate(self.bids)),
@@ -151,10 +208,32 @@ class Game:
         )
 
     def legal_cards(self, seat: int) -> list[Card]:
-        """The cards ``seat`` may play now (empty when it is not their turn)."""
-        if self.phase is not Phase.PLAYING or seat != self.turn:
+        """The cards ``seat`` may play now (empty when it is not their turn), in hand order.
+
+        Written out rather than calling :func:`~.tricks.legal_plays`, which checks its
+        arguments; a game's hands and trick hold only cards. Same rules: R10–R12.
+        """
+        trick = self.trick
+        if self.phase is not _PLAYING or seat != (self.leader + len(trick)) % self.players:
             return []
-        return legal_plays(self.hands[seat], [c for _, c in self.trick])
+        hand = self.hands[seat]
+        if not trick:
+            return hand.copy()  # the lead: anything goes
+        # R12: the first card sets the suit (a Wizard, suit None, frees the trick), or if it
+        # is a Jester, the first card that is not.
+        first = trick[0][1]
+        led = led_suit(map(_card, trick)) if first.is_jester else first.suit
+        if led is not None:
+            for card in hand:
+                if card.suit is led:
+                    # R10 must follow; R11 a Wizard or Jester may be played at any time.
+                    # (A loop: for a few cards it beats a comprehension, a function call.)
+                    legal = []
+                    for card in hand:
+                        if card.suit is led or card.suit is None:
+                            legal.append(card)
+                    return legal
+        return hand.copy()
 
     @property
     def finished(self) -> bool:
@@ -197,8 +276,7 @@ class Game:
                 rng.shuffle(pile)
                 hands.append(pile[:cards])
         else:
-            deck = full_deck()
-            rng.shuffle(deck)
+            deck = shuffled_deck(rng)
             hands = [deck[i * cards : (i + 1) * cards] for i in range(self.players)]
             stock = deck[self.players * cards :]
             turned = stock[0] if stock else None  # R8: no stock, no trump
@@ -240,14 +318,39 @@ class Game:
         :raises OutOfTurn: when it is another seat's turn to bid, or the seat has bid.
         :raises IllegalBid: for a bid out of range or forbidden, saying which are allowed.
         """
+        # The common case first, without building the lists and dicts the checks below
+        # use: a whole number in range from the seat whose turn it is, when no dealer
+        # rule can forbid it. Anything else goes through every check, in order.
+        bids = self.bids
+        if (
+            self._any_bid
+            and self.phase is _BIDDING
+            and type(seat) is int
+            and type(bid) is int
+            and 0 <= bid < self._bid_limit[self.cards]
+        ):
+            order = self._bidding_order[self.dealer]
+            if self._open_bidding:
+                if seat == self._next_bidder():
+                    bids[seat] = bid
+                    if seat == order[-1]:  # the others bid before, in order
+                        self.phase = _PLAYING
+                    return
+            elif seat in order and bids[seat] is None:
+                bids[seat] = bid
+                if all(bids[s] is not None for s in order):
+                    self.phase = _PLAYING
+                return
         seat = self._check_seat(seat)
         self._need(Phase.BIDDING, "bid")
-        if seat not in self.bidders:
+        bidders = self.bidders
+        if seat not in bidders:
             raise OutOfTurn("The dealer does not bid under Wizard Saboteur.")
         if self.bids[seat] is not None:
             raise OutOfTurn("You have already bid this round.")
-        if seat not in self.waiting_for():
-            raise OutOfTurn(f"It is Player {self.waiting_for()[0] + 1}'s turn to bid.")
+        waiting = self.waiting_for()
+        if seat not in waiting:
+            raise OutOfTurn(f"It is Player {waiting[0] + 1}'s turn to bid.")
         checked = bidrules.check_bid(
             self.rules,
             bid,
@@ -261,7 +364,7 @@ class Game:
         if checked is None:  # pragma: no cover - bidders() excludes this seat
             raise IllegalBid("This seat has no bid.")
         self.bids[seat] = checked
-        if all(self.bids[s] is not None for s in self.bidders):
+        if all(self.bids[s] is not None for s in bidders):
             self.phase = Phase.PLAYING
 
     def play(self, seat: int, card: Card) -> TrickResult | None:
@@ -272,37 +375,80 @@ class Game:
         :raises OutOfTurn: when it is another seat's turn.
         :raises IllegalPlay: for a card not in hand or one that must not be played.
         """
-        seat = self._check_seat(seat)
-        self._need(Phase.PLAYING, "play a card")
-        if seat != self.turn:
-            raise OutOfTurn(f"It is Player {(self.turn or 0) + 1}'s turn to play.")
-        if not isinstance(card, Card):
-            raise IllegalPlay(f"{card!r} is not a card.")
-        reason = why_illegal(card, self.hands[seat], [c for _, c in self.trick])
-        if reason is not None:
-            code = "not_in_hand" if card not in self.hands[seat] else "must_follow"
-            raise IllegalPlay(reason, code=code)
-        self.hands[seat].remove(card)
-        self.trick.append((seat, card))
-        if len(self.trick) < self.players:
+        trick = self.trick
+        # The checks in the order that costs least when all is well: cards are shared
+        # instances, so ``card in hand`` is an identity test done in C. Whenever something
+        # is wrong, _refuse_play makes every check again, in order, and says why.
+        if (
+            self.phase is not _PLAYING
+            or type(seat) is not int
+            or seat != (self.leader + len(trick)) % self.players
+            or type(card) is not Card
+            or card not in (hand := self.hands[seat])
+        ):
+            self._refuse_play(seat, card)
+            hand = self.hands[seat]
+        suit = card.suit
+        if suit is not None and trick:
+            # R10: a number card must follow the led suit when the hand holds one; R11: a
+            # Wizard or a Jester (suit None) may always be played. R12: the first card
+            # sets the suit (a Wizard, suit None, frees the trick), or if it is a Jester,
+            # the first card that is not.
+            first = trick[0][1]
+            led = led_suit(map(_card, trick)) if first.is_jester else first.suit
+            if led is not suit and led is not None:
+                for c in hand:
+                    if c.suit is led:
+                        reason = why_illegal(card, hand, list(map(_card, trick)))
+                        raise IllegalPlay(reason or "", code="must_follow")
+        hand.remove(card)
+        trick.append((seat, card))
+        if len(trick) < self.players:
             return None
-        result = resolve_trick(
-            [c for _, c in self.trick], self.trump, unicoloured=self.rules.unicoloured
-        )
-        winner = self.trick[result.winner][0]
+        result = decide(map(_card, trick), self.trump, self._unicoloured)
+        winner = trick[result.winner][0]
         self.won[winner] += 1
-        self.last_trick = Trick(self.leader, tuple(self.trick), winner, result.reason)
+        # The Trick is built only when someone asks for it (see last_trick).
+        self._last_trick_parts = (self.leader, tuple(trick), winner, result.reason)
         self.trick = []
         self.leader = winner  # R15
         if not any(self.hands):
             self._finish_round()
         return result
 
+    def _refuse_play(self, seat: object, card: object) -> None:
+        """Check a play fully, in order, raising the first error; return if it is legal."""
+        seat = self._check_seat(seat)
+        self._need(Phase.PLAYING, "play a card")
+        turn = (self.leader + len(self.trick)) % self.players
+        if seat != turn:
+            raise OutOfTurn(f"It is Player {turn + 1}'s turn to play.")
+        if not isinstance(card, Card):
+            raise IllegalPlay(f"{card!r} is not a card.")
+        hand = self.hands[seat]
+        reason = why_illegal(card, hand, list(map(_card, self.trick)))
+        if reason is not None:
+            raise IllegalPlay(reason, code="must_follow" if card in hand else "not_in_hand")
+
+    @property
+    def last_trick(self) -> Trick | None:
+        """The trick finished last in this round (``None`` before the first one)."""
+        # A frozen dataclass costs about a microsecond to build and most are never read:
+        # play() keeps the parts, and the Trick is made on the first read.
+        parts = self._last_trick_parts
+        if parts is not None:
+            self._last_trick = Trick(*parts)
+            self._last_trick_parts = None
+        return self._last_trick
+
+    @last_trick.setter
+    def last_trick(self, trick: Trick | None) -> None:
+        self._last_trick = trick
+        self._last_trick_parts = None
+
     def _finish_round(self) -> None:
         # A turned-up card gives the round's trump (R7); no stock means none (R8, V9).
-        trump = TrumpCall(
-            self.trump if self.turned is not None else None, wizard_turned=self.trump_chosen
-        )
+        trump = _trump_call(self.trump if self.turned is not None else None, self.trump_chosen)
         entry = RoundEntry(tuple(self.bids), tuple(self.won), trump)
         scores = round_scores(self.rules, self.dealer, entry)
         self.history.append(entry)
@@ -442,6 +588,19 @@ class Game:
             else [str(c) for c in self.legal_cards(seat)],
             "winners": self.winners(),
         }
+
+
+# TrumpCall is a frozen value with only nine different ones: each is made once and shared
+# (by the suit's letter: a str hashes in C, an Enum member in Python).
+_TRUMP_CALLS: dict[tuple[str | None, bool], TrumpCall] = {}
+
+
+def _trump_call(suit: Suit | None, wizard_turned: bool) -> TrumpCall:
+    key = (None if suit is None else suit._value_, wizard_turned)
+    call = _TRUMP_CALLS.get(key)
+    if call is None:
+        call = _TRUMP_CALLS[key] = TrumpCall(suit, wizard_turned=wizard_turned)
+    return call
 
 
 _PHASE_WORDS = {

@@ -136,15 +136,19 @@ class Sheet:
 
 
 def round_scores(rules: RuleSet, dealer: int, entry: RoundEntry) -> tuple[int, ...]:
-    """Scores of a complete round (R16; V6 for the dealer; V10 numbers)."""
+    """Scores of a complete round (R16; V6 for the dealer; V10 numbers).
+
+    :raises ValueError: when the tricks are missing or a player who bids has no bid.
+    """
     if entry.tricks is None:
         raise ValueError("The round's tricks are not recorded yet.")
     scores = []
     for seat, (bid, won) in enumerate(zip(entry.bids, entry.tricks, strict=True)):
         if rules.saboteur and seat == dealer:
             scores.append(saboteur_score(rules.scoring))
+        elif bid is None:
+            raise ValueError(f"Player {seat + 1} has no bid, so the round cannot be scored.")
         else:
-            assert bid is not None
             scores.append(score_round(bid, won, rules.scoring))
     return tuple(scores)
 

@@ -57,7 +57,7 @@ def dealer_of_round(first_dealer: int, round_number: int, players: int) -> int:
 
 def bidding_order(dealer: int, players: int) -> list[int]:
     """Seats in bidding order: left of the dealer first, the dealer last (R6)."""
-    return [(dealer + 1 + i) % players for i in range(players)]
+    return [*range(dealer + 1, players), *range(dealer + 1)]
 
 
 def first_lead(dealer: int, players: int) -> int:

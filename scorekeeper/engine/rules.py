@@ -75,7 +75,8 @@ class Scoring:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1000:
                 raise ValueError(
-                    f"Scoring {name.replace('_', ' ')} must be a whole number from 0 to 1000."
+                    f"Scoring {name!r} ({name.replace('_', ' ')}) must be a whole number "
+                    "from 0 to 1000."
                 )
 
     @property
@@ -111,7 +112,10 @@ class RuleSet:
     def __post_init__(self) -> None:
         n = self.dealer_rule_from_round
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 20:
-            raise ValueError("The round the dealer rule starts from must be from 1 to 20.")
+            raise ValueError(
+                "Rule 'dealer_rule_from_round' (the round the dealer rule starts from) must be "
+                "a whole number from 1 to 20."
+            )
         if self.dealer_rule is not DealerRule.NONE and self.bidding is not Bidding.OPEN:
             raise ValueError(
                 "Plus/minus one and the Canadian rule need open bids: with hidden or secret "

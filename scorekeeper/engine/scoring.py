@@ -10,6 +10,8 @@ BOOK_SCORING = Scoring()
 
 
 def _count(value: object, what: str) -> int:
+    if type(value) is int and value >= 0:  # the usual case, decided first (games score often)
+        return value
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValueError(f"{what} must be a whole number of tricks, 0 or more, not {value!r}.")
     return value

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -54,16 +54,27 @@ def _check_trick(trick: Sequence[Card], *, complete: bool) -> None:
             raise ValueError(f"{card!r} is not a card.")
 
 
-def led_suit(trick: Sequence[Card]) -> Suit | None:
+def led_suit(trick: Iterable[Card]) -> Suit | None:
     """The suit the others must follow, or ``None`` when anything may be played (R12).
 
-    The first card that is not a Jester sets it; a Wizard there frees the whole trick.
+    The first card that is not a Jester sets it; a Wizard there (it has no suit) frees
+    the whole trick.
     """
     for card in trick:
-        if card.is_jester:
-            continue
-        return None if card.is_wizard else card.suit
+        if not card.is_jester:
+            return card.suit
     return None
+
+
+def playable(hand: Sequence[Card], suit: Suit | None) -> list[Card]:
+    """The cards of ``hand`` that may be played when ``suit`` is led (R10, R11), in hand
+    order; ``None`` for no suit to follow. No argument checks: the game's hot path."""
+    if suit is not None:
+        for card in hand:
+            if card.suit is suit:
+                # R10 must follow; R11 a Wizard or Jester may be played at any time.
+                return [c for c in hand if c.suit is suit or c.suit is None]
+    return list(hand)
 
 
 def legal_plays(hand: Sequence[Card], trick: Sequence[Card]) -> list[Card]:
@@ -72,28 +83,35 @@ def legal_plays(hand: Sequence[Card], trick: Sequence[Card]) -> list[Card]:
     :raises ValueError: when the trick is already full or holds something that isn't a card.
     """
     _check_trick(trick, complete=False)
-    hand = list(hand)
     for card in hand:
         if not isinstance(card, Card):
             raise ValueError(f"{card!r} is not a card.")
-    suit = led_suit(trick)
-    if suit is None:
-        return hand
-    if any(c.suit is suit for c in hand):
-        # R10 must follow; R11 a Wizard or Jester may be played at any time.
-        return [c for c in hand if c.suit is suit or c.suit is None]
-    return hand
+    return playable(hand, led_suit(trick))
+
+
+def revokes(card: Card, hand: Sequence[Card], suit: Suit | None) -> bool:
+    """Whether playing ``card`` from ``hand`` fails to follow the led ``suit`` though the
+    hand could (R10); a Wizard or a Jester never does (R11). No argument checks."""
+    return (
+        suit is not None
+        and card.suit is not suit
+        and card.suit is not None
+        and any(c.suit is suit for c in hand)
+    )
 
 
 def why_illegal(card: Card, hand: Sequence[Card], trick: Sequence[Card]) -> str | None:
-    """Why ``card`` may not be played from ``hand`` onto ``trick``, or ``None`` if it may."""
+    """Why ``card`` may not be played from ``hand`` onto ``trick``, or ``None`` if it may.
+
+    :raises ValueError: when the trick is already full.
+    """
+    _check_trick(trick, complete=False)
     if card not in hand:
         return f"{card} is not in your hand."
-    if card in legal_plays(hand, trick):
-        return None
     suit = led_suit(trick)
-    assert suit is not None
-    return f"You must follow {suit.colour}: you have {suit.colour} in your hand."
+    if suit is not None and revokes(card, hand, suit):
+        return f"You must follow {suit.colour}: you have {suit.colour} in your hand."
+    return None
 
 
 def resolve_trick(
@@ -108,28 +126,59 @@ def resolve_trick(
         raise ValueError("A trick needs at least one card.")
     if trump is not None and not isinstance(trump, Suit):
         raise ValueError(f"Trump must be a suit or None, not {trump!r}.")
+    return decide(cards, trump, unicoloured)
+
+
+def decide(cards: Iterable[Card], trump: Suit | None, unicoloured: bool) -> TrickResult:
+    """:func:`resolve_trick` without argument checks: the game's hot path (any iterable)."""
+    # One pass in play order: the first Wizard wins at once (R13); otherwise the number
+    # card winning so far (the first is of the led suit, R12) keeps the trick unless a
+    # later one beats it: a higher one of its suit, or a trump over the led suit.
+    best = 0
+    top: Card | None = None
+    first: Card | None = None
     for i, card in enumerate(cards):
+        if card.is_jester:
+            if first is None:
+                first = card
+            continue
         if card.is_wizard:
-            return TrickResult(i, card, WinReason.FIRST_WIZARD)
-    numbers = [(i, c) for i, c in enumerate(cards) if not c.is_jester]
-    if not numbers:
-        return TrickResult(0, cards[0], WinReason.ALL_JESTERS)
+            best, top, reason = i, card, WinReason.FIRST_WIZARD
+            break
+        if top is None:
+            best, top = i, card
+        elif unicoloured:
+            if (card.rank or 0) > (top.rank or 0):  # V9: any colour; equal numbers stay first
+                best, top = i, card
+        elif card.suit is top.suit:
+            if card.code > top.code:  # codes run in rank order within a suit
+                best, top = i, card
+        elif card.suit is trump:
+            best, top = i, card
+    else:
+        if top is None:
+            if first is None:
+                raise ValueError("A trick needs at least one card.")
+            top, reason = first, WinReason.ALL_JESTERS  # R14
+        elif unicoloured:
+            reason = WinReason.HIGHEST_NUMBER
+        elif top.suit is trump:
+            reason = WinReason.HIGHEST_TRUMP
+        else:
+            reason = WinReason.HIGHEST_LED
+    # A TrickResult is a frozen value and there are only a few thousand different ones,
+    # while building a frozen dataclass costs half a microsecond, a good part of a trick:
+    # each is made once and shared. The key holds the reason's value, a str that hashes
+    # in C (an Enum member hashes in Python, and ``.value`` is a property: ``_value_``
+    # is the plain attribute).
+    key = (best, top, reason._value_)
+    result = _RESULTS.get(key)
+    if result is None:
+        result = _RESULTS[key] = TrickResult(best, top, reason)
+    return result
 
-    def best(candidates: list[tuple[int, Card]]) -> tuple[int, Card]:
-        # max() keeps the first of equal ranks: V9's "the one played first wins".
-        return max(candidates, key=lambda ic: ic[1].rank or 0)
 
-    if unicoloured:
-        i, card = best(numbers)
-        return TrickResult(i, card, WinReason.HIGHEST_NUMBER)
-    if trump is not None:
-        trumps = [(i, c) for i, c in numbers if c.suit is trump]
-        if trumps:
-            i, card = best(trumps)
-            return TrickResult(i, card, WinReason.HIGHEST_TRUMP)
-    suit = led_suit(cards)
-    i, card = best([(i, c) for i, c in numbers if c.suit is suit])
-    return TrickResult(i, card, WinReason.HIGHEST_LED)
+_RESULTS: dict[tuple[int, Card, str], TrickResult] = {}
 
 
 def trick_winner(cards: Sequence[Card], trump: Suit | None, *, unicoloured: bool = False) -> int:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -23,6 +24,7 @@ from scorekeeper.engine import RoundEntry, RuleError, RuleSet, TrumpCall
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, Game, Round, RoundResult, Seat, utcnow
 from scorekeeper.services import players as player_service
+from scorekeeper.services import stats
 from scorekeeper.services.errors import Conflict, NotFound, Rejected
 
 _UNSET: Any = object()
@@ -108,6 +110,13 @@ def get_game(public_id: str) -> Game:
 def token_matches(game: Game, token: str | None) -> bool:
     """Whether ``token`` is this game's scorer secret (compared in constant time)."""
     return bool(token) and hmac.compare_digest(game.scorer_token_hash, _hash(token or ""))
+
+
+def version_of(public_id: str) -> int | None:
+    """The game's version (bumped by every change) without loading it, or ``None`` when
+    there is no such game: lets a following phone ask "anything new?" cheaply."""
+    version: int | None = db.session.scalar(select(Game.version).where(Game.public_id == public_id))
+    return version
 
 
 def list_games(page: int = 1, per_page: int = 20) -> tuple[list[Game], int]:
@@ -261,21 +270,26 @@ def _store(
 def _finish(
     game: Game, action: str, summary: str, number: int | None, data: dict[str, Any] | None = None
 ) -> None:
-    """Recompute scores and totals of every round from the engine, log, commit."""
-    sheet = sheet_of(game)
-    for rnd, scored in zip(game.rounds, sheet.rounds, strict=True):
-        for result in rnd.results:
-            if scored.scores is None:
-                result.score = result.total = None
-            else:
-                result.score = scored.scores[result.seat]
-                result.total = scored.totals[result.seat]
-    game.finished_at = (game.finished_at or utcnow()) if sheet.finished else None
-    game.updated_at = utcnow()
-    game.changes.append(Change(action=action, summary=summary, round_number=number, data=data))
+    """Recompute scores and totals of every round from the engine, log, commit.
+
+    A concurrent change by another scorer shows as a stale version (or, for a new round,
+    the same round number stored twice) and becomes a :class:`Conflict`: nothing is stored.
+    """
     try:
+        sheet = sheet_of(game)
+        for rnd, scored in zip(game.rounds, sheet.rounds, strict=True):
+            for result in rnd.results:
+                if scored.scores is None:
+                    result.score = result.total = None
+                else:
+                    result.score = scored.scores[result.seat]
+                    result.total = scored.totals[result.seat]
+        game.finished_at = (game.finished_at or utcnow()) if sheet.finished else None
+        stats.summarise(game, sheet)
+        game.updated_at = utcnow()
+        game.changes.append(Change(action=action, summary=summary, round_number=number, data=data))
         db.session.commit()
-    except StaleDataError:
+    except (StaleDataError, IntegrityError):
         db.session.rollback()
         raise Conflict(
             "This game was changed by someone else in the meantime; "
@@ -400,7 +414,9 @@ def update_round(
     _check(game, number, entry)
     _store(game, number, entry, complete=entry.tricks is not None)
     was_open = not rnd.complete and old.tricks is None
-    summary = _change_summary(names_of(game), number, old, entry)
+    # A bid still hidden (V3) or secret (V4) stays out of the log, summary and data alike.
+    show = _bids_shown(game, rnd.dealer, entry)
+    summary = _change_summary(names_of(game), number, old, entry, show_bids=show)
     action = "round_completed" if was_open and entry.tricks is not None else "round_corrected"
     _finish(
         game,
@@ -410,15 +426,36 @@ def update_round(
         {
             "before": _describe_entry(names_of(game), old),
             "after": _describe_entry(names_of(game), entry),
-        },
+        }
+        if show
+        else None,
     )
 
 
-def _change_summary(names: Sequence[str], number: int, old: RoundEntry, new: RoundEntry) -> str:
+def _bids_shown(game: Game, dealer: int, entry: RoundEntry) -> bool:
+    """Whether the bids of ``entry`` may be seen: always once the tricks are in; before
+    that with open bids, or hidden bids (V3) once every bid is in; never secret ones (V4)."""
+    rules = rules_of(game)
+    if entry.tricks is not None or rules.bidding is engine.Bidding.OPEN:
+        return True
+    if rules.bidding is engine.Bidding.HIDDEN:
+        return all(
+            entry.bids[s] is not None for s in engine.bidders(rules, dealer, game.player_count)
+        )
+    return False
+
+
+def _change_summary(
+    names: Sequence[str], number: int, old: RoundEntry, new: RoundEntry, show_bids: bool = True
+) -> str:
     parts = []
     for seat, name in enumerate(names):
         if old.bids[seat] != new.bids[seat]:
-            parts.append(f"{name}'s bid {_show(old.bids[seat])} → {_show(new.bids[seat])}")
+            parts.append(
+                f"{name}'s bid {_show(old.bids[seat])} → {_show(new.bids[seat])}"
+                if show_bids
+                else f"{name}'s bid changed"
+            )
         before = None if old.tricks is None else old.tricks[seat]
         after = None if new.tricks is None else new.tricks[seat]
         if before != after:
@@ -449,13 +486,14 @@ def delete_last_round(game: Game, number: int, version: int | None = None) -> No
             "not_last_round",
         )
     old = _entry(rnd)
+    shown = _bids_shown(game, rnd.dealer, old)
     game.rounds.remove(rnd)
     _finish(
         game,
         "round_deleted",
         f"Round {number} deleted",
         number,
-        {"before": _describe_entry(names_of(game), old)},
+        {"before": _describe_entry(names_of(game), old)} if shown else None,
     )
 
 
@@ -573,6 +611,32 @@ def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = 
             counts[missing[0]] = draft.cards - sum(c for c in counts if c is not None)
     _store(game, draft.number, _draft_entry(draft), complete=False, tricks_draft=counts)
     _finish(game, "tricks", f"Round {draft.number}: {names[seat]}'s tricks entered", draft.number)
+
+
+def clear_tricks_from(game: Game, seat: int, version: int | None = None) -> None:
+    """Take back the open round's trick counts of ``seat`` and everyone after them in
+    bidding order (an undo on the pad: the count filled in by itself goes with them).
+
+    :raises Rejected: for a seat not at the table, or when the game is over.
+    """
+    _expect_version(game, version)
+    draft = _open_draft(game)
+    n = game.player_count
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise Rejected("There is no such player at this table.", "bad_seat")
+    order = engine.bidding_order(draft.dealer, n)
+    counts = list(draft.tricks)
+    for s in order[order.index(seat) :]:
+        counts[s] = None
+    if counts == draft.tricks:
+        return
+    _store(game, draft.number, _draft_entry(draft), complete=False, tricks_draft=counts)
+    _finish(
+        game,
+        "tricks",
+        f"Round {draft.number}: tricks from {names_of(game)[seat]} on cleared",
+        draft.number,
+    )
 
 
 def confirm_round(game: Game, version: int | None = None) -> int:

@@ -27,6 +27,38 @@ def trump_label(trump: TrumpCall | None, rules: RuleSet) -> str:
     return f"Wizard: dealer chose {name}" if trump.wizard_turned else name
 
 
+_FRENCH_SYMBOL = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}
+
+
+def suit_mark(suit: engine.Suit, rules: RuleSet) -> str:
+    """A one-character mark for the suit, so it is never shown by colour alone: the
+    colour's letter (Y, R, G, B) or the French suit symbol (P3)."""
+    if rules.suit_names is SuitNames.FRENCH:
+        return _FRENCH_SYMBOL[suit.french]
+    return suit.colour[0].upper()
+
+
+def trump_mark(trump: TrumpCall | None, rules: RuleSet) -> str:
+    """The trump in a narrow pad cell: a suit mark, "–" for no trump, "" not recorded."""
+    if trump is None:
+        return ""
+    return "–" if trump.suit is None else suit_mark(trump.suit, rules)
+
+
+@dataclass(frozen=True)
+class TrumpOption:
+    """One suit as a trump choice: its stored value, its name and mark for this game."""
+
+    value: str  # the colour name ("red"); "wizard:red" is built from it
+    label: str
+    mark: str
+
+
+def trump_options(rules: RuleSet) -> list[TrumpOption]:
+    """The four suits as this game names them, in the book's order."""
+    return [TrumpOption(s.colour, suit_label(s, rules), suit_mark(s, rules)) for s in engine.Suit]
+
+
 @dataclass(frozen=True)
 class Cell:
     """One player's cells of one round."""
@@ -54,6 +86,9 @@ class Row:
     complete: bool
     recorded: bool
     flag: str | None = None  # P2: a later round the rules would now refuse
+    trump_mark: str = ""  # "R", "♥", "–" (no trump), "" (not recorded)
+    trump_wizard: bool = False  # a Wizard was turned and the dealer chose the suit
+    no_trump_round: bool = False  # every card is dealt (R8) or unicoloured (V9): no suit
 
 
 @dataclass(frozen=True)
@@ -83,6 +118,14 @@ class DraftView:
     balance: str  # "2 over", "1 under", "even" — once the bids shown add up to something
     tricks: list[int | None]
     tricks_in: bool
+    bids_total: int | None = None  # of the bids shown; None while they are masked
+    trump_mark: str = ""
+    trump_suit: str | None = None  # colour name, for styling
+    next_taker: int | None = None  # whose tricks to tap next (bidding order), once bids are in
+    trick_choices: list[BidChoice] = field(default_factory=list)
+    # The last tap, which "Undo" takes back: ("bid" | "tricks", seat); clearing a seat
+    # clears the ones after it in bidding order too.
+    undo: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -106,6 +149,11 @@ class PadView:
     @property
     def winner_names(self) -> list[str]:
         return [self.names[s] for s in self.winners]
+
+    @property
+    def tie_broken(self) -> bool:
+        """Whether the tie-break (R17, bid total) decided between equal top totals."""
+        return self.finished and len(self.winners) < self.totals.count(max(self.totals))
 
 
 def _bid_text(bid: int | None, show: bool, is_bidder: bool) -> str:
@@ -160,6 +208,9 @@ def pad_view(game: Game) -> PadView:
                 scored.complete,
                 True,
                 _flag(game, sheet, scored) if scored.complete else None,
+                trump_mark=trump_mark(scored.entry.trump, rules),
+                trump_wizard=bool(scored.entry.trump and scored.entry.trump.wizard_turned),
+                no_trump_round=engine.deals_every_card(rules, n, scored.cards),
             )
         )
     for number in range(len(rows) + 1, len(sheet.plan) + 1):
@@ -181,6 +232,7 @@ def pad_view(game: Game) -> PadView:
                 ],
                 False,
                 False,
+                no_trump_round=engine.deals_every_card(rules, n, sheet.plan[number - 1]),
             )
         )
     totals = list(sheet.totals)
@@ -240,6 +292,7 @@ def _draft_view(
     bids_in = all(draft.bids[s] is not None for s in bidders)
     show = _bids_visible(rules, draft.bids, bidders, False)
     next_bidder = next((s for s in bidders if draft.bids[s] is None), None)
+    next_taker = next((s for s in order if draft.tricks[s] is None), None) if bids_in else None
     choices: list[BidChoice] = []
     if next_bidder is not None:
         totals_before = sheet.totals_before(draft.number)
@@ -282,4 +335,93 @@ def _draft_view(
         balance="" if shown_total is None else _balance(shown_total, draft.cards),
         tricks=list(draft.tricks),
         tricks_in=all(t is not None for t in draft.tricks),
+        bids_total=shown_total,
+        trump_mark=trump_mark(trump, rules),
+        trump_suit=trump.suit.colour if trump is not None and trump.suit is not None else None,
+        next_taker=next_taker,
+        trick_choices=_trick_choices(draft, names, next_taker),
+        undo=_undo(draft, order, bidders),
+    )
+
+
+def _trick_choices(
+    draft: game_service.Draft, names: list[str], seat: int | None
+) -> list[BidChoice]:
+    """The trick counts ``seat`` may be given: together with the counts already in they
+    must not pass the cards of the round, and the last one must make them add up."""
+    if seat is None:
+        return []
+    entered = sum(t for s, t in enumerate(draft.tricks) if t is not None and s != seat)
+    left = draft.cards - entered
+    missing = [s for s, t in enumerate(draft.tricks) if t is None and s != seat]
+    choices = []
+    for value in range(draft.cards + 1):
+        if value > left:
+            reason = (
+                f"{names[seat]} can't have taken {value}: only {left} of the {draft.cards} "
+                f"tricks {'are' if left != 1 else 'is'} left."
+            )
+        elif not missing and value != left:
+            reason = f"The tricks must add up to {draft.cards}: {names[seat]} took {left}."
+        else:
+            reason = None
+        choices.append(BidChoice(value, reason is None, reason))
+    return choices
+
+
+def _undo(
+    draft: game_service.Draft, order: list[int], bidders: list[int]
+) -> tuple[str, int] | None:
+    """What one step back clears: the last trick count tapped (the one filled in by
+    itself goes with it), else the last bid."""
+    tapped = [s for s in order if draft.tricks[s] is not None]
+    if tapped:
+        if len(tapped) == len(order) and len(order) > 1:
+            return ("tricks", tapped[-2])  # the last count was filled in by itself
+        return ("tricks", tapped[-1])
+    bid = [s for s in bidders if draft.bids[s] is not None]
+    return ("bid", bid[-1]) if bid else None
+
+
+# -- a blank pad, printed before game night (no game stored) --------------------------------
+
+
+@dataclass(frozen=True)
+class BlankRow:
+    number: int
+    cards: int
+    no_trump: bool  # every card is dealt (R8) or no trump at all (V9): nothing to write
+
+
+@dataclass(frozen=True)
+class BlankPad:
+    """What a blank paper pad shows: the round plan, and names when they are known."""
+
+    names: list[str]  # one per seat; "" leaves the name to be written in
+    rules: RuleSet
+    rule_lines: list[str]
+    plan: list[int]
+    rows: list[BlankRow]
+
+
+def blank_pad(players: int, plan: engine.Plan, names: list[str] | None = None) -> BlankPad:
+    """A blank pad for ``players`` following ``plan`` (R4, V8, V9).
+
+    :raises ValueError: for a player count the plan can't be played with, or more names
+        than players.
+    """
+    rules = RuleSet(round_plan=plan)
+    cards = engine.plan_for(rules, players)
+    given = list(names or [])
+    if len(given) > players:
+        raise ValueError(f"{len(given)} names for {players} players: give at most {players}.")
+    return BlankPad(
+        names=given + [""] * (players - len(given)),
+        rules=rules,
+        rule_lines=rules.describe(),
+        plan=cards,
+        rows=[
+            BlankRow(number, n, engine.deals_every_card(rules, players, n))
+            for number, n in enumerate(cards, start=1)
+        ],
     )

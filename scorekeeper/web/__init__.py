@@ -5,4 +5,13 @@ from flask import Blueprint
 bp = Blueprint("web", __name__)
 
 # The view modules attach their routes to `bp` on import.
-from scorekeeper.web import errors, health, home  # noqa: E402, F401
+from scorekeeper.web import (  # noqa: E402, F401
+    errors,
+    filters,
+    games,
+    health,
+    history,
+    home,
+    pads,
+    setup,
+)

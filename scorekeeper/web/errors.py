@@ -1,20 +1,52 @@
 """Friendly error pages for the whole app."""
 
-from flask import render_template
+from flask import render_template, request
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.extensions import db
 from scorekeeper.web import bp
+from scorekeeper.web.access import is_htmx
+
+
+def _error(status: int, title: str, detail: str | None = None) -> tuple[str, int]:
+    """The error page, or for htmx a notice that takes the place of the widget."""
+    if is_htmx():
+        target = request.headers.get("HX-Target") or "notice"
+        html = render_template("_notice.html", target=target, title=title, detail=detail)
+        return html, status
+    return render_template("error.html", status=status, title=title, detail=detail), status
 
 
 @bp.app_errorhandler(404)
 def not_found(error: HTTPException) -> tuple[str, int]:
     """Say the page does not exist and offer the way home."""
-    return render_template("error.html", status=404, title="Page not found"), 404
+    return _error(404, "Page not found")
+
+
+@bp.app_errorhandler(403)
+def forbidden(error: HTTPException) -> tuple[str, int]:
+    """A change asked for by a browser that only follows the game."""
+    return _error(
+        403,
+        "You are following this game",
+        "Only the scorer can change it. To keep score on this phone, open the scorer "
+        "link (the scorer finds it under “Share scoring”).",
+    )
+
+
+@bp.app_errorhandler(CSRFError)
+def csrf_failed(error: CSRFError) -> tuple[str, int]:
+    """A form without a valid CSRF token: stale page, or sent from elsewhere."""
+    return _error(
+        400,
+        "This page has expired",
+        "Nothing was changed. Reload the page and try again.",
+    )
 
 
 @bp.app_errorhandler(500)
 def internal_error(error: Exception) -> tuple[str, int]:
     """Roll back whatever the failed request left in the session, then apologise."""
     db.session.rollback()
-    return render_template("error.html", status=500, title="Something went wrong"), 500
+    return _error(500, "Something went wrong")

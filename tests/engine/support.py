@@ -7,8 +7,25 @@ independently of the engine, so that property tests can compare the two.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from scorekeeper.engine import Card, Game, Suit, parse_cards
+import random
+from collections.abc import Callable, Sequence
+
+from hypothesis import strategies as st
+
+from scorekeeper.engine import (
+    Bidding,
+    Card,
+    DealerRule,
+    Game,
+    Phase,
+    Plan,
+    RuleSet,
+    Scoring,
+    Suit,
+    SuitNames,
+    TieBreak,
+    parse_cards,
+)
 
 
 def cards(text: str) -> list[Card]:
@@ -96,3 +113,46 @@ def ref_score(bid: int, won: int, bonus: int = 20, per_trick: int = 10, miss: in
     """R16, V10."""
     return bonus + per_trick * won if bid == won else -miss * abs(bid - won)
 
+
+@st.composite
+def rule_sets(draw: st.DrawFn) -> RuleSet:
+    """Every valid combination of options (the dealer rule needs open bids)."""
+    dealer_rule = draw(st.sampled_from(DealerRule))
+    bidding = Bidding.OPEN if dealer_rule is not DealerRule.NONE else draw(st.sampled_from(Bidding))
+    return RuleSet(
+        dealer_rule=dealer_rule,
+        dealer_rule_from_round=draw(st.integers(1, 20)),
+        no_full_bid=draw(st.booleans()),
+        bidding=bidding,
+        saboteur=draw(st.booleans()),
+        foresight=draw(st.booleans()),
+        round_plan=draw(st.sampled_from(Plan)),
+        tie_break=draw(st.sampled_from(TieBreak)),
+        scoring=Scoring(*draw(st.tuples(*[st.integers(0, 1000)] * 3))),
+        suit_names=draw(st.sampled_from(SuitNames)),
+    )
+
+
+def random_step(game: Game, rng: random.Random) -> None:
+    """One random legal action by whoever may act (the game must not be over)."""
+    phase = game.phase
+    if phase is Phase.DEAL:
+        game.deal(rng)
+    elif phase is Phase.CHOOSE_TRUMP:
+        game.choose_trump(game.dealer, rng.choice(list(Suit)))
+    elif phase is Phase.BIDDING:
+        seat = rng.choice(game.waiting_for())
+        game.bid(seat, rng.choice(game.allowed_bids(seat)))
+    elif phase is Phase.PLAYING:
+        seat = game.turn
+        assert seat is not None
+        game.play(seat, rng.choice(game.legal_cards(seat)))
+    else:
+        raise AssertionError("the game is over")
+
+
+def play_until(game: Game, rng: random.Random, done: Callable[[Game], bool]) -> Game:
+    """Random legal actions until ``done(game)``."""
+    while not done(game):
+        random_step(game, rng)
+    return game

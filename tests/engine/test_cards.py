@@ -1,5 +1,8 @@
 """Cards and the deck (R1, R2), their text form, French suit names (P3)."""
 
+import copy
+import dataclasses
+import pickle
 from collections import Counter
 
 import pytest
@@ -14,12 +17,12 @@ def test_r1_deck_has_60_cards_four_suits_four_wizards_four_jesters() -> None:
     assert counts[WIZARD] == 4 and counts[JESTER] == 4
     for suit in Suit:
         assert sorted(c.rank for c in deck if c.suit is suit) == list(range(1, 14))
-    assert all(c.suit is None and c.rank is None for c in deck if not c.kind is Kind.NUMBER)
+    assert all(c.suit is None and c.rank is None for c in deck if c.kind is not Kind.NUMBER)
 
 
 def test_r1_suits_in_book_order() -> None:
     assert [s.colour for s in Suit] == ["yellow", "red", "green", "blue"]
-    assert (Suit.YELLOW, Suit.RED, Suit.GREEN, Suit.BLUE) == tuple(Suit)
+    assert tuple(Suit) == (Suit.YELLOW, Suit.RED, Suit.GREEN, Suit.BLUE)
 
 
 @pytest.mark.parametrize(
@@ -90,6 +93,29 @@ def test_r1_cards_are_immutable_values() -> None:
         card.rank = 6  # type: ignore[misc]
     assert card == Card.number(Suit.RED, 5) and hash(card) == hash(Card.number(Suit.RED, 5))
     assert Card.parse("W") is WIZARD and Card.parse("N") is JESTER
+
+
+def test_r1_each_card_exists_once_however_it_is_made() -> None:
+    deck = full_deck()
+    assert len({id(c) for c in deck}) == 54  # 52 numbers, the Wizard, the Jester
+    assert sorted(c.code for c in set(deck)) == list(range(54))
+    for card in deck:
+        assert Card.parse(str(card)) is card
+        assert Card(card.kind, card.suit, card.rank) is card
+        assert Card(kind=card.kind, suit=card.suit, rank=card.rank) is card
+        assert copy.copy(card) is card and copy.deepcopy(card) is card
+        assert pickle.loads(pickle.dumps(card)) is card
+        assert card.is_wizard is (card.kind is Kind.WIZARD)
+        assert card.is_jester is (card.kind is Kind.JESTER)
+    red5 = Card.number(Suit.RED, 5)
+    assert dataclasses.replace(red5, rank=6) is Card.parse("R6")
+    assert {red5: 1}[Card.parse("r5")] == 1
+
+
+@pytest.mark.parametrize("value", [None, "number", "W"])
+def test_r1_a_card_needs_a_kind(value: object) -> None:
+    with pytest.raises(ValueError, match="not a kind of card"):
+        Card(value)  # type: ignore[arg-type]
 
 
 def test_r1_parse_cards_reads_spaces_commas_and_lists() -> None:

@@ -1,0 +1,113 @@
+"""Every API error is JSON: ``{"error": {"code", "message"}}`` (a 409 adds the current game).
+
+The blueprint's handlers cover what its views raise. Routing errors (an unknown path or
+a method a path doesn't take) happen before Flask knows the blueprint, so a hook turns
+those into JSON too for every path under ``/api/``, leaving the pages' HTML errors alone.
+"""
+
+from __future__ import annotations
+
+from flask import Response, g, jsonify, request
+from werkzeug.exceptions import HTTPException, default_exceptions
+from werkzeug.routing import RequestRedirect
+
+from scorekeeper.api import bp
+from scorekeeper.api.payloads import etag, game_json
+from scorekeeper.extensions import db
+from scorekeeper.services import games as game_service
+from scorekeeper.services.errors import Conflict, NotFound, Rejected
+
+# Stable codes for the HTTP-level errors; rule errors bring their own code.
+HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+    415: "unsupported_media_type",
+    500: "server_error",
+}
+
+
+def error_response(status: int, code: str, message: str, **extra: object) -> Response:
+    """A JSON error answer with ``status``."""
+    response = jsonify({"error": {"code": code, "message": message}, **extra})
+    response.status_code = status
+    return response
+
+
+@bp.before_app_request
+def json_routing_errors() -> Response | None:
+    """404 and 405 under ``/api/`` answer in JSON, not with the pages' HTML."""
+    exc = request.routing_exception
+    if exc is None or isinstance(exc, RequestRedirect) or not request.path.startswith("/api/"):
+        return None
+    return http_error(exc)
+
+
+def http_error(exc: HTTPException) -> Response:
+    """HTTP errors (400, 401, 403, 404, 405, 415, 500 …) as JSON, keeping their headers
+    (``Allow`` of a 405, ``WWW-Authenticate`` of a 401)."""
+    status = exc.code or 500
+    if status >= 500:
+        db.session.rollback()
+        message = "Something went wrong on the server; nothing was changed."
+    elif status == 404 and not _described(exc):
+        message = "There is nothing at this address."
+    elif status == 405:
+        allowed = ", ".join(getattr(exc, "valid_methods", None) or [])
+        message = f"{request.method} is not allowed here; allowed: {allowed}."
+    else:
+        message = exc.description or exc.name
+    response = error_response(status, HTTP_CODES.get(status, f"http_{status}"), message)
+    for name, value in exc.get_headers():
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response
+
+
+# Flask looks for a handler by status code first, app-wide included, before it looks by
+# exception class: the pages' handlers for 403, 404, 500 … would answer in HTML unless
+# the blueprint names every code itself.
+bp.register_error_handler(HTTPException, http_error)
+for _code in default_exceptions:
+    bp.register_error_handler(_code, http_error)
+
+
+def _described(exc: HTTPException) -> bool:
+    return exc.description != type(exc).description
+
+
+@bp.errorhandler(NotFound)
+def not_found(exc: NotFound) -> Response:
+    """An unknown game or round."""
+    db.session.rollback()
+    return error_response(404, "not_found", exc.message)
+
+
+@bp.errorhandler(Conflict)
+def conflict(exc: Conflict) -> Response:
+    """The game changed since the client loaded it: answer with the current game."""
+    db.session.rollback()
+    public_id = g.get("game_id")
+    if public_id is None:
+        return error_response(exc.status, exc.code, exc.message)
+    game = game_service.get_game(public_id)
+    response = error_response(exc.status, exc.code, exc.message, game=game_json(game))
+    response.headers["ETag"] = etag(game)
+    return response
+
+
+@bp.errorhandler(Rejected)
+def rejected(exc: Rejected) -> Response:
+    """A rule broken (forbidden bid, tricks not adding up, …): nothing was stored."""
+    db.session.rollback()
+    return error_response(exc.status, exc.code, exc.message)
+
+
+@bp.after_request
+def no_store(response: Response) -> Response:
+    """Answers carry live scores (and once, the scorer token): never cache them."""
+    response.headers.setdefault("Cache-Control", "no-store")
+    return response

@@ -1,0 +1,188 @@
+"""Games and rounds over JSON: thin views over the game services."""
+
+from __future__ import annotations
+
+from math import ceil
+from typing import Any
+
+from flask import Response, g, jsonify, request, url_for
+from werkzeug.datastructures import WWWAuthenticate
+from werkzeug.exceptions import Forbidden, Unauthorized
+
+from scorekeeper.api import bp
+from scorekeeper.api.payloads import (
+    etag,
+    expected_version,
+    game_json,
+    game_links,
+    game_summary_json,
+    json_body,
+    page_args,
+    trump_text,
+)
+from scorekeeper.models import Game
+from scorekeeper.services import games as game_service
+from scorekeeper.services.errors import Conflict, NotFound
+
+# What each body may hold, and its JSON shape ("?" also allows null).
+NEW_GAME = {"players": "[str]", "first_dealer": "int", "rules": "object"}
+NEW_ROUND = {
+    "bids": "[int?]",
+    "tricks": "[int]?",
+    "trump": "str?",
+    "trump_wizard": "bool",
+    "version": "int",
+}
+ROUND_CHANGE = NEW_ROUND
+
+# OPTIONS is not part of the documented API; werkzeug answers it with a 405 then.
+ROUTE = {"provide_automatic_options": False}
+
+
+def _load(game_id: str) -> Game:
+    game = game_service.get_game(game_id)
+    g.game_id = game.public_id  # a 409 answers with the current game
+    return game
+
+
+def _scorer_game(game_id: str) -> Game:
+    """The game, once the request carries its scorer token.
+
+    :raises Unauthorized: without a bearer token (401).
+    :raises Forbidden: with a token that isn't this game's (403).
+    """
+    game = _load(game_id)
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized(
+            "Changing a game needs its scorer token: Authorization: Bearer <scorer_token>.",
+            www_authenticate=WWWAuthenticate("bearer", {"realm": "scorekeeper"}),
+        )
+    if not game_service.token_matches(game, token.strip()):
+        raise Forbidden(
+            "This scorer token does not belong to this game: only its scorer can change it."
+        )
+    return game
+
+
+def _check_version(game: Game, version: int | None) -> None:
+    # Before the body's values are looked at: a stale client hears 409 first, not 422.
+    if version is not None and version != game.version:
+        raise Conflict(
+            f"The game is at version {game.version}, not {version}: it changed "
+            "since you loaded it. Here is the current state.",
+            "conflict",
+        )
+
+
+def _game_response(
+    game: Game, status: int = 200, location: str | None = None, **extra: Any
+) -> Response:
+    response = jsonify({**game_json(game), **extra})
+    response.status_code = status
+    response.headers["ETag"] = etag(game)
+    if location is not None:
+        response.headers["Location"] = location
+    return response
+
+
+@bp.post("/games", **ROUTE)
+def create_game() -> Response:
+    """Set up a game; the answer carries the scorer token, shown only this once."""
+    data = json_body(NEW_GAME, required=("players",))
+    rules = game_service.parse_rules(data.get("rules", {}))
+    game, token = game_service.create_game(data["players"], data.get("first_dealer", 0), rules)
+    g.game_id = game.public_id
+    return _game_response(
+        game,
+        201,
+        url_for("api.get_game", game_id=game.public_id),
+        scorer_token=token,
+        links=game_links(game, token),
+    )
+
+
+@bp.get("/games", **ROUTE)
+def list_games() -> Response:
+    """Games, newest first, one page at a time."""
+    page, per_page = page_args()
+    games, total = game_service.list_games(page, per_page)
+    pages = max(1, ceil(total / per_page))
+
+    def link(number: int) -> str:
+        return url_for("api.list_games", page=number, per_page=per_page)
+
+    return jsonify(
+        {
+            "games": [game_summary_json(game) for game in games],
+            "page": page,
+            "per_page": per_page,
+            "total": total,
+            "pages": pages,
+            "links": {
+                "self": link(page),
+                "first": link(1),
+                "last": link(pages),
+                "next": link(page + 1) if page < pages else None,
+                "prev": link(min(page - 1, pages)) if page > 1 else None,
+            },
+        }
+    )
+
+
+@bp.get("/games/<game_id>", **ROUTE)
+def get_game(game_id: str) -> Response:
+    """The whole game; bids not to be seen yet (V3, V4) are null."""
+    return _game_response(_load(game_id))
+
+
+@bp.post("/games/<game_id>/rounds", **ROUTE)
+def add_round(game_id: str) -> Response:
+    """Record the next round: bids, and the tricks now or later (PUT)."""
+    game = _scorer_game(game_id)
+    data = json_body(NEW_ROUND, required=("bids",))
+    version = expected_version(data)
+    _check_version(game, version)
+    number = game_service.record_round(
+        game,
+        data["bids"],
+        data.get("tricks"),
+        trump_text(data.get("trump"), data.get("trump_wizard")),
+        version=version,
+    )
+    return _game_response(
+        game, 201, url_for("api.get_round", game_id=game.public_id, number=number)
+    )
+
+
+@bp.get("/games/<game_id>/rounds/<int:number>", **ROUTE)
+def get_round(game_id: str, number: int) -> Response:
+    """One recorded round, masked as in the game."""
+    rounds = game_json(_load(game_id))["rounds"]
+    if not 1 <= number <= len(rounds):
+        raise NotFound(f"Round {number} is not recorded.")
+    return jsonify(rounds[number - 1])
+
+
+@bp.put("/games/<game_id>/rounds/<int:number>", **ROUTE)
+def change_round(game_id: str, number: int) -> Response:
+    """Correct a round (later rounds stay as played, P2) or add the open round's tricks."""
+    game = _scorer_game(game_id)
+    data = json_body(ROUND_CHANGE)
+    version = expected_version(data)
+    _check_version(game, version)
+    changes: dict[str, object] = {k: data[k] for k in ("bids", "tricks") if k in data}
+    if "trump" in data:
+        changes["trump"] = trump_text(data["trump"], data.get("trump_wizard"))
+    game_service.update_round(game, number, version=version, **changes)
+    return _game_response(game)
+
+
+@bp.delete("/games/<game_id>/rounds/<int:number>", **ROUTE)
+def delete_round(game_id: str, number: int) -> Response:
+    """Remove the last round (the change log keeps it)."""
+    game = _scorer_game(game_id)
+    version = expected_version()
+    _check_version(game, version)
+    game_service.delete_last_round(game, number, version=version)
+    return _game_response(game)

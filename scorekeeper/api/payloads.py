@@ -1,0 +1,297 @@
+"""JSON in and out of the API, exactly as ``openapi.py`` describes it.
+
+Out: games and rounds are built from :func:`pad_view`, the one place where hidden (V3)
+and secret (V4) bids are masked, so no answer can show a bid the pad would not.
+
+In: request bodies are checked for their JSON shape here (wrong shape → 400); whether
+the values keep the rules is for the services and the engine to say (→ 422).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import request, url_for
+from werkzeug.exceptions import BadRequest, UnsupportedMediaType
+
+from scorekeeper.engine import Suit, TrumpCall
+from scorekeeper.models import Game
+from scorekeeper.services import games as game_service
+from scorekeeper.services.errors import Conflict, Rejected
+from scorekeeper.services.padview import HIDDEN_BID, Row, pad_view
+
+COLOURS = [suit.colour for suit in Suit]
+TRUMPS = [*COLOURS, "none"]
+WIZARD_TRUMPS = [f"wizard:{colour}" for colour in COLOURS]
+
+DEFAULT_PER_PAGE = 20
+MAX_PER_PAGE = 100
+
+# The pages of the web blueprint that a game links to.
+VIEW_ENDPOINT = "web.game"
+SCORER_ENDPOINT = "web.claim_scorer"
+
+
+# -- out ------------------------------------------------------------------------------------
+
+
+def etag(game: Game) -> str:
+    """The game's version as an entity tag: what ``If-Match`` sends back."""
+    return f'"{game.version}"'
+
+
+def _timestamp(value: datetime) -> str:
+    # SQLite hands back naive datetimes; every stored time is UTC.
+    return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
+
+
+def game_links(game: Game, scorer_token: str | None = None) -> dict[str, str]:
+    """The game's addresses: the API's own, and the pages to view (and, with the token,
+    to score) it, as whole URLs to share with the other phones at the table."""
+    links = {
+        "self": url_for("api.get_game", game_id=game.public_id),
+        "view": url_for(VIEW_ENDPOINT, public_id=game.public_id, _external=True),
+    }
+    if scorer_token is not None:
+        links["scorer"] = url_for(
+            SCORER_ENDPOINT, public_id=game.public_id, token=scorer_token, _external=True
+        )
+    return links
+
+
+def _trump_json(stored: str | None) -> tuple[str | None, bool]:
+    """``("red", True)`` for "Wizard turned, dealer chose red"; ``("none", False)`` for no
+    trump; ``(None, False)`` when no trump was recorded."""
+    if not stored:
+        return None, False
+    trump = TrumpCall.parse(stored)
+    return ("none" if trump.suit is None else trump.suit.colour), trump.wizard_turned
+
+
+def _round_json(row: Row, stored_trump: str | None) -> dict[str, Any]:
+    trump, wizard = _trump_json(stored_trump)
+    cells = row.cells
+    return {
+        "number": row.number,
+        "cards": row.cards,
+        "dealer": row.dealer,
+        "trump": trump,
+        "trump_wizard": wizard,
+        # The pad's cell shows a bid only when it may be seen: digits, else nothing.
+        "bids": [int(c.bid) if c.bid.isdigit() else None for c in cells],
+        "bids_hidden": any(c.bid == HIDDEN_BID for c in cells),
+        "tricks": [c.tricks for c in cells] if row.complete else None,
+        "scores": [c.score for c in cells] if row.complete else None,
+        "totals": [c.total for c in cells] if row.complete else None,
+        "complete": row.complete,
+        "flag": row.flag,
+    }
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    """A whole game as ``GET /api/v1/games/{id}`` shows it."""
+    pad = pad_view(game)
+    rows = [row for row in pad.rows if row.recorded]
+    draft = pad.draft
+    return {
+        "id": game.public_id,
+        "players": pad.names,
+        "rules": pad.rules.to_dict(),
+        "first_dealer": game.first_dealer,
+        "round_plan": pad.plan,
+        "rounds": [
+            _round_json(row, stored.trump) for row, stored in zip(rows, game.rounds, strict=True)
+        ],
+        "totals": pad.totals,
+        "finished": pad.finished,
+        "winners": pad.winner_names,
+        "next_round": None
+        if draft is None
+        else {
+            "number": draft.number,
+            "cards": draft.cards,
+            "dealer": draft.dealer,
+            "bidding_order": draft.bidding_order,
+            "leader": draft.leader,
+            "open": draft.number <= len(rows),
+        },
+        "version": game.version,
+        "created_at": _timestamp(game.created_at),
+        "links": game_links(game),
+    }
+
+
+def game_summary_json(game: Game) -> dict[str, Any]:
+    """A game's line in the list of games."""
+    sheet = game_service.sheet_of(game)
+    names = game_service.names_of(game)
+    return {
+        "id": game.public_id,
+        "players": names,
+        "created_at": _timestamp(game.created_at),
+        "rounds_played": sum(1 for r in sheet.rounds if r.complete),
+        "rounds_in_plan": len(sheet.plan),
+        "totals": list(sheet.totals),
+        "finished": sheet.finished,
+        "winners": [names[s] for s in sheet.winners],
+        "version": game.version,
+        "links": {"self": url_for("api.get_game", game_id=game.public_id)},
+    }
+
+
+# -- in -------------------------------------------------------------------------------------
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def json_body(allowed: Mapping[str, str], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The request's JSON object, with only the ``allowed`` keys and all ``required`` ones.
+
+    :raises UnsupportedMediaType: when the body is not sent as JSON (415).
+    :raises BadRequest: for malformed JSON, a body that is not an object, or unknown or
+        missing keys (400).
+    """
+    if not request.is_json:
+        raise UnsupportedMediaType("Send the body as JSON, with Content-Type: application/json.")
+    try:
+        data = json.loads(request.get_data(), parse_constant=_reject_constant)
+    except ValueError as exc:
+        raise BadRequest(f"The body is not valid JSON: {exc}.") from None
+    if not isinstance(data, dict):
+        raise BadRequest("The body must be a JSON object.")
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise BadRequest(
+            f"Unknown key{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}. "
+            f"Allowed: {', '.join(allowed)}."
+        )
+    missing = [key for key in required if key not in data]
+    if missing:
+        raise BadRequest(f"Missing key: {', '.join(missing)}.")
+    if "trump_wizard" in data and "trump" not in data:
+        raise BadRequest("trump_wizard goes with trump: send the suit the dealer chose.")
+    for key, kind in allowed.items():
+        if key in data and not _has_shape(data[key], kind):
+            raise BadRequest(f"{key} must be {_SHAPE_WORDS[kind]}.")
+    return data
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _has_shape(value: object, kind: str) -> bool:
+    if kind.endswith("?") and value is None:
+        return True
+    kind = kind.rstrip("?")
+    if kind == "int":
+        return _is_int(value)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "object":
+        return isinstance(value, dict)
+    if kind == "[str]":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == "[int]":
+        return isinstance(value, list) and all(_is_int(v) for v in value)
+    if kind == "[int?]":
+        return isinstance(value, list) and all(v is None or _is_int(v) for v in value)
+    raise AssertionError(kind)
+
+
+_SHAPE_WORDS = {
+    "int": "a whole number",
+    "int?": "a whole number or null",
+    "bool": "true or false",
+    "str": "a string",
+    "str?": "a string or null",
+    "object": "an object",
+    "[str]": "a list of strings",
+    "[int]": "a list of whole numbers",
+    "[int]?": "a list of whole numbers, or null",
+    "[int?]": "a list of whole numbers (or null for no bid)",
+}
+
+
+def trump_text(trump: str | None, wizard: bool | None) -> str | None:
+    """The trump in the services' text form from ``trump`` and ``trump_wizard``.
+
+    ``"red"`` with ``trump_wizard: true`` and ``"wizard:red"`` both mean a Wizard was
+    turned and the dealer chose red.
+
+    :raises Rejected: for an unknown trump or a contradictory pair (422).
+    """
+    if trump is None:
+        if wizard:
+            raise Rejected(
+                "When a Wizard is turned up the dealer chooses a suit: send that suit as trump.",
+                "bad_trump",
+            )
+        return None
+    if trump in WIZARD_TRUMPS:
+        if wizard is False:
+            raise Rejected(
+                f"Trump {trump!r} says a Wizard was turned, but trump_wizard is false.", "bad_trump"
+            )
+        return trump
+    if trump not in TRUMPS:
+        raise Rejected(
+            f"Unknown trump {trump!r}: use {', '.join(TRUMPS)}, or "
+            "wizard:<suit> when a Wizard is turned up.",
+            "bad_trump",
+        )
+    if wizard:
+        if trump == "none":
+            raise Rejected(
+                "When a Wizard is turned up the dealer chooses a suit, never 'none'.", "bad_trump"
+            )
+        return f"wizard:{trump}"
+    return trump
+
+
+def expected_version(data: Mapping[str, Any] | None = None) -> int | None:
+    """The version the client expects the game to be at: ``If-Match`` or body ``version``.
+
+    :raises BadRequest: for an ``If-Match`` that is not one version number.
+    :raises Conflict: when the two are given and disagree (one of them is out of date).
+    """
+    body_version = None if data is None else data.get("version")
+    header = request.headers.get("If-Match")
+    header_version: int | None = None
+    if header is not None and header.strip() != "*":
+        text = header.strip().removeprefix("W/").strip('"')
+        if not text.isdigit():
+            raise BadRequest('If-Match must be the game\'s version, like "7".')
+        header_version = int(text)
+    if header_version is not None and body_version is not None and (header_version != body_version):
+        raise Conflict(
+            f"If-Match says version {header_version} but the body says "
+            f"{body_version}: at most one of them is current.",
+            "conflict",
+        )
+    return body_version if body_version is not None else header_version
+
+
+def page_args() -> tuple[int, int]:
+    """``page`` and ``per_page`` from the query string. :raises BadRequest: out of bounds."""
+    page = _positive_arg("page", 1)
+    per_page = _positive_arg("per_page", DEFAULT_PER_PAGE)
+    if per_page > MAX_PER_PAGE:
+        raise BadRequest(f"per_page goes from 1 to {MAX_PER_PAGE}.")
+    return page, per_page
+
+
+def _positive_arg(name: str, default: int) -> int:
+    text = request.args.get(name)
+    if text is None:
+        return default
+    if not text.isdigit() or int(text) < 1 or len(text) > 9:
+        raise BadRequest(f"{name} must be a whole number from 1.")
+    return int(text)

@@ -1,0 +1,185 @@
+"""HTML → PDF with WeasyPrint, and the geometry of a printed score pad.
+
+Rendering never reaches the network: pages are rendered against the static folder as
+their base URL, and the URL fetcher serves only files inside that folder (fonts come
+from the system). Whatever else a page asks for is refused and left out.
+"""
+
+from __future__ import annotations
+
+import math
+import mimetypes
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
+
+import weasyprint
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+# Paper sizes in millimetres, portrait (width, height).
+PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+PAPER_NAMES: dict[str, str] = {"a4": "A4", "letter": "US Letter"}
+
+
+class LocalFetcher(URLFetcher):
+    """Serves ``file://`` URLs under one folder and refuses everything else."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(allowed_protocols={"file"})
+        self.root = root.resolve()
+
+    def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
+        parts = urlsplit(url)
+        if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
+            raise ValueError(f"Refused to fetch {url!r}: only local static files are used.")
+        path = Path(url2pathname(parts.path)).resolve()
+        if not path.is_relative_to(self.root) or not path.is_file():
+            raise ValueError(f"Refused to fetch {url!r}: not a file in {self.root}.")
+        mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        return URLFetcherResponse(path.as_uri(), path.read_bytes(), {"Content-Type": mime})
+
+
+def html_to_pdf(html: str, static_root: Path) -> bytes:
+    """Render ``html`` to PDF bytes. Relative URLs resolve inside ``static_root``, which is
+    the only place anything is read from."""
+    root = static_root.resolve()
+    document = weasyprint.HTML(
+        string=html, base_url=root.as_uri() + "/", url_fetcher=LocalFetcher(root)
+    )
+    pdf: bytes = document.write_pdf()
+    return pdf
+
+
+# -- the pad's geometry -----------------------------------------------------------------------
+# Heights and widths in millimetres. The constants are what the print CSS gives those
+# parts (templates/pad/pad.html, static/css/print.css); the rows share what is left.
+
+MARGIN = 10.0
+HEADER = 19.0  # title, plan, date; the table starts below it
+NAME_ROW = 10.0  # the names head the player columns
+SUB_ROW = 4.5  # "total | bid" under each name
+FOOTER_LINE = 3.3  # one line of small print
+FOOTER_GAP = 4.0
+SLACK = 5.0  # borders and rounding: a pad must never spill onto a second page
+
+ROW_MAX = 16.0  # taller rows only look empty
+ROW_MIN = 5.5
+ROW_COMFORT = 9.0  # a pen writes two digits comfortably
+PLAYER_COMFORT = 32.0  # a player's total and bid columns together
+PLAYER_MIN = 22.0
+PLAYER_MAX = 55.0  # wider columns only look stretched
+
+ROUND_COL = 9.0
+CARDS_COL = 9.0
+DEALER_COL = 17.0
+TRUMP_COL = 19.0
+SMALL_CHAR = 1.45  # average width of a character of the small print
+HEADER_CHAR = 1.8  # ... and of the header's text (standings)
+HEADER_LINE = 4.0
+TITLE_WIDTH = 75.0  # the title's side of the header; the standings get the rest
+
+
+@dataclass(frozen=True)
+class PadLayout:
+    """Page size and orientation, and the sizes of a pad's rows and columns."""
+
+    paper: str
+    landscape: bool
+    page_width: float
+    page_height: float
+    margin: float
+    row: float
+    name_row: float
+    sub_row: float
+    round_col: float
+    cards_col: float
+    dealer_col: float
+    trump_col: float  # 0 when the plan has no trump (V9)
+    total_col: float
+    bid_col: float
+
+    @property
+    def content_width(self) -> float:
+        return self.page_width - 2 * self.margin
+
+    @property
+    def size(self) -> str:
+        return f"{self.page_width:g}mm {self.page_height:g}mm"
+
+
+def footer_lines(texts: list[str], paper: str, landscape: bool) -> int:
+    """How many lines of small print ``texts`` take, each text starting a new line."""
+    width, height = PAPERS[paper]
+    line = (height if landscape else width) - 2 * MARGIN
+    per_line = max(1, int(line / SMALL_CHAR))
+    return sum(max(1, math.ceil(len(t) / per_line)) for t in texts)
+
+
+def pad_layout(
+    paper: str,
+    players: int,
+    rounds: int,
+    *,
+    trump: bool = True,
+    small_print: list[str] | None = None,
+    header_text: str = "",
+) -> PadLayout:
+    """Choose the orientation that gives a pen the most room and size the rows and
+    columns so that the whole pad fills one page.
+
+    ``small_print`` are the texts of the footer (each starts a line); ``header_text``
+    goes under the date, beside the title (the standings).
+
+    :raises KeyError: for an unknown paper.
+    """
+    short, long = PAPERS[paper]
+    best: tuple[tuple[float, float], PadLayout] | None = None
+    for landscape in (False, True):
+        width, height = (long, short) if landscape else (short, long)
+        fixed = ROUND_COL + CARDS_COL + DEALER_COL + (TRUMP_COL if trump else 0.0)
+        player = (width - 2 * MARGIN - fixed) / players
+        lines = footer_lines(small_print or [], paper, landscape)
+        beside_title = width - 2 * MARGIN - TITLE_WIDTH
+        header_lines = math.ceil(len(header_text) * HEADER_CHAR / beside_title)
+        table = (
+            height
+            - 2 * MARGIN
+            - HEADER
+            - header_lines * HEADER_LINE
+            - NAME_ROW
+            - SUB_ROW
+            - lines * FOOTER_LINE
+            - FOOTER_GAP
+            - SLACK
+        )
+        row = min(ROW_MAX, table / rounds)
+        # Room beyond comfortable doesn't count. Between two comfortable pages, the one
+        # whose cells are less stretched wins, then portrait, the way a pad is held.
+        comfort = min(1.0, row / ROW_COMFORT, player / PLAYER_COMFORT)
+        if player < PLAYER_MIN or row < ROW_MIN:
+            comfort -= 10  # doesn't fit: only if nothing does
+        score = (comfort, min(1.0, row / ROW_MAX, PLAYER_MAX / player))
+        bid = max(8.0, min(12.0, player * 0.3))
+        layout = PadLayout(
+            paper=paper,
+            landscape=landscape,
+            page_width=width,
+            page_height=height,
+            margin=MARGIN,
+            row=round(max(row, ROW_MIN), 2),
+            name_row=NAME_ROW,
+            sub_row=SUB_ROW,
+            round_col=ROUND_COL,
+            cards_col=CARDS_COL,
+            dealer_col=DEALER_COL,
+            trump_col=TRUMP_COL if trump else 0.0,
+            total_col=round(player - bid, 2),
+            bid_col=round(bid, 2),
+        )
+        # Portrait wins ties: it is how a pad is held.
+        if best is None or score > best[0]:
+            best = (score, layout)
+    assert best is not None
+    return best[1]

@@ -1,0 +1,127 @@
+"""A game's story as a chart: every player's running total by round, a static SVG drawn by
+pygal on the server (for the game page and the printed pad), plus bids against tricks.
+
+pygal embeds a script for its tooltips even with ``js=[]``; the pages allow no inline
+script, so the chart is filtered down to plain SVG before it is rendered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from xml.etree.ElementTree import Element, tostring
+
+import pygal
+from markupsafe import Markup
+from pygal.style import Style
+
+from scorekeeper.services.padview import PadView
+
+_STYLE = Style(
+    background="transparent",
+    plot_background="transparent",
+    # The page's own text colour, so the chart reads in light and dark mode alike.
+    foreground="currentColor",
+    foreground_strong="currentColor",
+    foreground_subtle="rgba(128, 128, 128, 0.5)",
+    guide_stroke_color="rgba(128, 128, 128, 0.3)",
+    major_guide_stroke_color="rgba(128, 128, 128, 0.5)",
+    font_family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+    label_font_size=13,
+    major_label_font_size=13,
+    legend_font_size=15,
+    value_font_size=13,
+    title_font_size=15,
+    opacity="1",
+    stroke_opacity="1",
+    stroke_width="3",
+    # Colours that stay apart for the common colour blindnesses (Okabe–Ito).
+    colors=("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"),
+)
+
+
+def _static(root: Element, label: str) -> Element:
+    """Drop every <script> (pygal's tooltip config): the chart is a plain picture that
+    fills its box, and says what it shows to screen readers."""
+    for parent in root.iter():
+        for child in list(parent):
+            if child.tag in ("script", "{http://www.w3.org/2000/svg}script"):
+                parent.remove(child)
+            elif child.tag == "title" and parent is root:
+                child.text = label
+    root.set("role", "img")
+    root.set("aria-label", label)
+    root.set("style", "display:block;width:100%;height:auto")
+    return root
+
+
+def running_totals(points: list[list[int]], names: list[str], title: str = "") -> str:
+    """SVG of each player's running total; ``points[seat]`` starts at round 0 (0 points)."""
+    chart = pygal.Line(
+        js=[],
+        disable_xml_declaration=True,
+        style=_STYLE,
+        # A phone-sized drawing: on a 360-px screen the text stays near its font size.
+        width=420,
+        height=320,
+        show_dots=len(points[0]) <= 21 if points else True,
+        dots_size=3.5,
+        legend_at_bottom=True,
+        legend_at_bottom_columns=min(3, max(1, len(names))),
+        truncate_legend=-1,
+        x_title="Round",
+        y_title="Total",
+        title=title or None,
+        show_y_guides=True,
+        show_x_guides=False,
+        x_labels=[str(i) for i in range(len(points[0]) if points else 1)],
+        x_labels_major_every=5 if points and len(points[0]) > 11 else None,
+        show_minor_x_labels=not (points and len(points[0]) > 11),
+        explicit_size=False,
+    )
+    for name, series in zip(names, points, strict=True):
+        chart.add(name, series)
+    label = title or "Running totals by round"
+    return tostring(_static(chart.render_tree(), label), encoding="unicode")
+
+
+@dataclass(frozen=True)
+class BidsLine:
+    """One player's bids against tricks over the complete rounds."""
+
+    name: str
+    rounds: int
+    bid: int  # sum of bids (rounds without a bid, V6 dealer, not counted)
+    tricks: int  # sum of tricks taken in the rounds they bid
+    exact: int
+
+    @property
+    def difference(self) -> int:
+        return self.tricks - self.bid
+
+
+@dataclass(frozen=True)
+class GameChart:
+    svg: Markup
+    bids: list[BidsLine]
+    rounds: int
+
+
+def game_chart(view: PadView) -> GameChart:
+    """The running-totals chart and the bids-against-tricks lines of a pad."""
+    complete = [r for r in view.rows if r.complete]
+    n = len(view.names)
+    points = [[0] + [r.cells[s].total or 0 for r in complete] for s in range(n)]
+    bids = []
+    for s, name in enumerate(view.names):
+        bid = tricks = exact = rounds = 0
+        for r in complete:
+            cell = r.cells[s]
+            if not cell.bid.isdigit() or cell.tricks is None:
+                continue
+            rounds += 1
+            bid += int(cell.bid)
+            tricks += cell.tricks
+            exact += int(cell.bid) == cell.tricks
+        bids.append(BidsLine(name, rounds, bid, tricks, exact))
+    # pygal escapes the names it writes; the SVG is our own server-made markup.
+    return GameChart(Markup(running_totals(points, view.names)), bids, len(complete))

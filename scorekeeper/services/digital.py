@@ -1,0 +1,329 @@
+"""Digital games: the engine deals and checks every move, each phone holds one hand, bots
+fill the empty seats, and every finished round goes into the score pad exactly as if it
+had been entered by hand.
+
+The whole table lives in the database (``DigitalTable``), so any app process can answer
+any phone. Each seat's actions are counted: a request names the count it saw, so a double
+tap or a retried request finds the count moved on and changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm.exc import StaleDataError
+
+from scorekeeper.engine import (
+    JESTER,
+    Card,
+    Game,
+    Phase,
+    RuleError,
+    RuleSet,
+    Suit,
+    legal_plays,
+    why_illegal,
+)
+from scorekeeper.engine.bots import Bot, Strategy, play_until_waiting
+from scorekeeper.extensions import db
+from scorekeeper.models import DigitalTable, utcnow
+from scorekeeper.models import Game as GameRow
+from scorekeeper.services import games as game_service
+from scorekeeper.services.errors import Conflict, NotFound, Rejected
+
+PERSON = "person"
+BOT = "bot"
+KINDS = (PERSON, BOT)
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    """A digital game just created, with the secrets shown once to its creator."""
+
+    game: GameRow
+    table: DigitalTable
+    seat_tokens: list[str | None]  # None for bot seats
+    table_token: str  # pass-and-play on one device
+    scorer_token: str
+
+
+# -- creating -------------------------------------------------------------------------------
+
+
+def create_table(
+    names: Sequence[object],
+    kinds: Sequence[str],
+    first_dealer: object,
+    rules: RuleSet,
+    seed: int | None = None,
+) -> NewTable:
+    """Set up a digital game, deal the first round and let the bots act.
+
+    ``seed`` makes the deals repeatable: for bot test games only; real games deal with
+    ``secrets.SystemRandom()``.
+
+    :raises Rejected: for bad players or kinds, or a table of bots only.
+    """
+    if not isinstance(kinds, (list, tuple)) or len(kinds) != len(names):
+        raise Rejected("Say for each seat whether a person or a bot plays.", "bad_kinds")
+    if any(k not in KINDS for k in kinds):
+        raise Rejected("Each seat is played by a person or a bot.", "bad_kinds")
+    if PERSON not in kinds and seed is None:
+        raise Rejected("At least one seat must be a person.", "bad_kinds")
+    game, scorer_token = game_service.create_game(list(names), first_dealer, rules, mode="digital")
+    tokens: list[str | None] = [secrets.token_urlsafe(18) if k == PERSON else None for k in kinds]
+    table_token = secrets.token_urlsafe(18)
+    engine_game = Game.new(rules, game.player_count, game.first_dealer)
+    table = DigitalTable(
+        game=game,
+        state=engine_game.to_dict(),
+        seats=[
+            {"kind": k, "secret": None if t is None else _hash(t)}
+            for k, t in zip(kinds, tokens, strict=True)
+        ],
+        actions=[0] * game.player_count,
+        table_secret_hash=_hash(table_token),
+        seed=seed,
+        recent=None,
+    )
+    db.session.add(table)
+    _advance(table, engine_game)
+    _save(table, engine_game)
+    db.session.commit()
+    return NewTable(game, table, tokens, table_token, scorer_token)
+
+
+# -- finding --------------------------------------------------------------------------------
+
+
+def get_table(public_id: str) -> DigitalTable:
+    """:raises NotFound: when there is no digital game with this id."""
+    table = db.session.scalar(
+        select(DigitalTable).join(DigitalTable.game).where(GameRow.public_id == public_id)
+    )
+    if table is None:
+        raise NotFound()
+    return table
+
+
+def version_of(public_id: str) -> int | None:
+    """The table's version alone (one small query): what a poll compares its ETag with."""
+    version: int | None = db.session.scalar(
+        select(DigitalTable.version).join(DigitalTable.game).where(GameRow.public_id == public_id)
+    )
+    return version
+
+
+def seat_of(table: DigitalTable, token: str) -> int:
+    """The seat whose secret link this is.
+
+    :raises NotFound: for a token of no seat (the same answer as for no game at all).
+    """
+    digest = _hash(token or "")
+    found = None
+    for seat, info in enumerate(table.seats):
+        secret = info.get("secret")
+        # Compare every seat, in constant time, whatever matches.
+        if isinstance(secret, str) and hmac.compare_digest(secret, digest):
+            found = seat
+    if found is None:
+        raise NotFound()
+    return found
+
+
+def table_token_matches(table: DigitalTable, token: str) -> bool:
+    return hmac.compare_digest(table.table_secret_hash, _hash(token or ""))
+
+
+def engine_game(table: DigitalTable) -> Game:
+    return Game.from_dict(dict(table.state))
+
+
+def names(table: DigitalTable) -> list[str]:
+    return game_service.names_of(table.game)
+
+
+def is_bot(table: DigitalTable, seat: int) -> bool:
+    return table.seats[seat].get("kind") == BOT
+
+
+def person_seats(table: DigitalTable) -> list[int]:
+    return [s for s in range(len(table.seats)) if not is_bot(table, s)]
+
+
+# -- acting ---------------------------------------------------------------------------------
+
+ACTIONS = ("trump", "bid", "play")
+
+
+def act(table: DigitalTable, seat: int, action: str, value: str, seq: object) -> str | None:
+    """``seat`` takes ``action`` (trump/bid/play) with ``value``; ``seq`` is the seat's
+    action count the request saw. Then the bots act, finished rounds go into the score
+    pad and the next round is dealt. Returns a note for the player, if any.
+
+    :raises Conflict: when ``seq`` is not the seat's current count (a double tap, a retry,
+        or a page that was out of date): nothing was done.
+    :raises Rejected: out of turn, in the wrong phase, or a move the rules forbid, with
+        the reason in the player's words.
+    """
+    try:
+        expected = int(str(seq))
+    except ValueError:
+        raise Rejected("This request is missing its action number.", "bad_request") from None
+    if expected != table.actions[seat]:
+        raise Conflict("Already done: this tap was counted once.", "already_done")
+    if is_bot(table, seat):
+        raise Rejected("A bot plays this seat.", "bot_seat")
+    game = engine_game(table)
+    try:
+        if action == "trump":
+            game.choose_trump(seat, Suit.from_name(value))
+        elif action == "bid":
+            if not value.isdecimal():
+                raise Rejected("A bid is a whole number of tricks.", "bad_bid")
+            game.bid(seat, int(value))
+        elif action == "play":
+            _play(game, seat, value)
+        else:
+            raise Rejected("Unknown action.", "bad_request")
+    except RuleError as exc:
+        raise Rejected(_words(table, str(exc)), exc.code or "illegal") from None
+    except ValueError as exc:  # a suit or card that does not parse
+        raise Rejected(str(exc), "bad_request") from None
+    actions = list(table.actions)
+    actions[seat] += 1
+    table.actions = actions
+    try:
+        # Any flush (autoflush included) may find the table changed by another process.
+        _advance(table, game)
+        _save(table, game)
+        db.session.commit()
+    except StaleDataError:
+        db.session.rollback()
+        raise Conflict(
+            "Someone else acted at the same moment: here is the table now.", "conflict"
+        ) from None
+    return None
+
+
+def _play(game: Game, seat: int, value: str) -> None:
+    if value == "blind" and game.rules.foresight and game.round_number == 1:
+        # V5 foresight round: the player can't see their own cards and plays one unseen.
+        legal = _legal(game, seat)
+        # Out of turn or phase there is nothing legal: the engine then says which it is.
+        game.play(seat, legal[0] if legal else JESTER)
+        return
+    game.play(seat, Card.parse(value))
+
+
+def _legal(game: Game, seat: int) -> list[Card]:
+    if game.phase is not Phase.PLAYING or game.turn != seat:
+        return []
+    return legal_plays(game.hands[seat], [c for _, c in game.trick])
+
+
+def _words(table: DigitalTable, message: str) -> str:
+    """Engine messages name seats as "Player 2": use the players' names."""
+    for seat, name in enumerate(names(table)):
+        message = message.replace(f"Player {seat + 1}'s", f"{name}'s")
+    return message
+
+
+def _rng(table: DigitalTable, round_number: int) -> random.Random:
+    if table.seed is not None:
+        return random.Random(table.seed * 1000 + round_number)
+    return secrets.SystemRandom()
+
+
+def _strategies(table: DigitalTable) -> list[Strategy | None]:
+    return [Bot() if is_bot(table, s) else None for s in range(len(table.seats))]
+
+
+def _advance(table: DigitalTable, game: Game) -> None:
+    """Let the bots act; deal each next round; then put the finished rounds into the
+    score pad, whose commit stores the table with them (all or nothing)."""
+    strategies = _strategies(table)
+    pending: list[int] = []
+    while True:
+        play_until_waiting(game, strategies)
+        while len(table.game.rounds) + len(pending) < len(game.history):
+            number = len(table.game.rounds) + len(pending) + 1
+            pending.append(number)
+            _remember(table, game, number)
+        if game.phase is not Phase.DEAL:
+            break
+        game.deal(_rng(table, game.round_number + 1))
+    _save(table, game)
+    for number in pending:
+        entry = game.history[number - 1]
+        trump = None if entry.trump is None else str(entry.trump)
+        game_service.record_round(table.game, list(entry.bids), list(entry.tricks or ()), trump)
+
+
+def _remember(table: DigitalTable, game: Game, number: int) -> None:
+    """What every phone shows about round ``number`` while the next one starts."""
+    entry = game.history[number - 1]
+    last = game.last_trick if number == len(game.history) else None
+    table.recent = {
+        "round": number,
+        "bids": list(entry.bids),
+        "tricks": list(entry.tricks or ()),
+        "trump": None if entry.trump is None else str(entry.trump),
+        "last_trick": None if last is None else last.to_dict(),
+        "totals": list(game.totals),
+    }
+
+
+def _save(table: DigitalTable, game: Game) -> None:
+    table.state = game.to_dict()
+    table.updated_at = utcnow()
+
+
+def seat_actions(table: DigitalTable, seat: int) -> int:
+    return int(table.actions[seat])
+
+
+def view(table: DigitalTable, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` may see (``None``: a spectator), with names and the recent round."""
+    game = engine_game(table)
+    data = game.view(seat)
+    data["names"] = names(table)
+    data["bots"] = [is_bot(table, s) for s in range(len(table.seats))]
+    data["rules"] = game.rules
+    data["plan"] = game.plan
+    data["seq"] = None if seat is None else seat_actions(table, seat)
+    data["foresight"] = game.rules.foresight and game.round_number == 1 and not game.finished
+    recent = table.recent
+    data["recent"] = (
+        recent
+        if recent is not None
+        and recent.get("round") == len(game.history)
+        and game.last_trick is None
+        and not game.trick
+        else None
+    )
+    data["public_id"] = table.game.public_id
+    data["finished"] = game.finished
+    # Why each card of the hand can't be played now ("You must follow red").
+    reasons: dict[str, str] = {}
+    if seat is not None and game.phase is Phase.PLAYING and game.turn == seat:
+        trick = [c for _, c in game.trick]
+        for card in game.hands[seat]:
+            why = why_illegal(card, game.hands[seat], trick)
+            if why:
+                reasons[str(card)] = why
+    data["illegal"] = reasons
+    data["standings"] = sorted(range(game.players), key=lambda s: (-game.totals[s], s))
+    data["winner_names"] = [data["names"][s] for s in data["winners"]]
+    return data

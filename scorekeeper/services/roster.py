@@ -1,0 +1,105 @@
+"""Renaming a player, and merging two names of the same person into one player.
+
+A merge keeps the history: every seat and round line of the merged name moves to the kept
+player, and the merged name is removed. Two players who sat in the same game are two
+people, so they are never merged.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy.orm import aliased
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Player, PlayerCards, Rivalry, RoundResult, Seat
+from scorekeeper.services import players as player_service
+from scorekeeper.services import stats
+from scorekeeper.services.errors import NotFound, Rejected
+
+
+def _player(player_id: int) -> Player:
+    player = db.session.get(Player, player_id)
+    if player is None:
+        raise NotFound("There is no such player.")
+    return player
+
+
+def rename_player(player_id: int, new_name: object) -> Player:
+    """Give a player a new name (the same person in every game).
+
+    :raises NotFound: for an unknown player.
+    :raises Rejected: for a bad name, or one another player already has (merge instead).
+    """
+    player = _player(player_id)
+    name = player_service.clean_name(new_name)
+    key = player_service.name_key(name)
+    other = db.session.scalar(select(Player).where(Player.key == key, Player.id != player.id))
+    if other is not None:
+        raise Rejected(
+            f"There is already a player called {other.name}. If they are the same person, "
+            "merge the two instead.",
+            "name_taken",
+        )
+    player.name = name
+    player.key = key
+    db.session.commit()
+    return player
+
+
+def merge_players(keep_id: int, merge_id: int) -> Player:
+    """Move every game of player ``merge_id`` to ``keep_id`` and remove ``merge_id``.
+
+    :raises NotFound: for an unknown player.
+    :raises Rejected: for the same player twice, or two players who sat in the same game.
+    """
+    if keep_id == merge_id:
+        raise Rejected("Choose two different players to merge.", "same_player")
+    keep, gone = _player(keep_id), _player(merge_id)
+    mine, theirs = aliased(Seat), aliased(Seat)
+    shared = db.session.scalar(
+        select(func.count())
+        .select_from(mine)
+        .join(theirs, theirs.game_id == mine.game_id)
+        .where(mine.player_id == keep.id, theirs.player_id == gone.id)
+    )
+    if shared:
+        raise Rejected(
+            f"{keep.name} and {gone.name} played at the same table "
+            f"({shared} game{'s' if shared != 1 else ''}), so they are two people: "
+            "they can't be merged.",
+            "played_together",
+        )
+    db.session.execute(update(Seat).where(Seat.player_id == gone.id).values(player_id=keep.id))
+    db.session.execute(
+        update(RoundResult).where(RoundResult.player_id == gone.id).values(player_id=keep.id)
+    )
+    moved = db.session.execute(
+        select(PlayerCards.cards, PlayerCards.rounds, PlayerCards.exact).where(
+            PlayerCards.player_id == gone.id
+        )
+    ).all()
+    stats.add_cards(keep.id, [tuple(line) for line in moved])
+    db.session.execute(delete(PlayerCards).where(PlayerCards.player_id == gone.id))
+    # Head-to-head records: the merged name's, and everyone's against the merged name.
+    rivals = db.session.scalars(
+        select(Rivalry).where(or_(Rivalry.player_id == gone.id, Rivalry.other_id == gone.id))
+    ).all()
+    moved_pairs = [
+        (
+            keep.id if r.player_id == gone.id else r.player_id,
+            keep.id if r.other_id == gone.id else r.other_id,
+            r.games,
+            r.ahead,
+            r.behind,
+            r.level,
+        )
+        for r in rivals
+    ]
+    db.session.execute(
+        delete(Rivalry).where(or_(Rivalry.player_id == gone.id, Rivalry.other_id == gone.id))
+    )
+    stats.add_rivalries(moved_pairs)
+    db.session.execute(delete(Player).where(Player.id == gone.id))
+    db.session.commit()
+    db.session.expire_all()
+    return keep

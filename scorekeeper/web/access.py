@@ -1,0 +1,82 @@
+"""Who may change a game, and small helpers the page views share (htmx, QR codes)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import segno
+from flask import abort, request, session
+from markupsafe import Markup
+
+from scorekeeper.models import Game
+from scorekeeper.services import games as game_service
+from scorekeeper.services.errors import NotFound
+
+# The session (a signed cookie) lists the games this browser keeps score of, newest
+# last, as [public_id, scorer token or ""]. The token is what the "share scoring" link
+# needs; it is kept only for the newest games so the cookie stays well under 4 KB.
+SCORING = "scoring"
+MAX_SCORED = 100
+MAX_TOKENS = 10
+
+
+def _scoring() -> list[list[str]]:
+    value = session.get(SCORING)
+    if not isinstance(value, list):
+        return []
+    return [e for e in value if isinstance(e, list) and len(e) == 2]
+
+
+def grant_scorer(public_id: str, token: str) -> None:
+    """Let this browser keep score of the game from now on."""
+    entries = [e for e in _scoring() if e[0] != public_id]
+    entries.append([public_id, token])
+    entries = entries[-MAX_SCORED:]
+    for entry in entries[:-MAX_TOKENS]:
+        entry[1] = ""
+    session[SCORING] = entries
+
+
+def is_scorer(public_id: str) -> bool:
+    return any(e[0] == public_id for e in _scoring())
+
+
+def scorer_token(public_id: str) -> str | None:
+    """The scorer token of a game this browser keeps score of, when it still has it."""
+    return next((e[1] for e in _scoring() if e[0] == public_id and e[1]), None)
+
+
+def scored_ids() -> set[str]:
+    return {e[0] for e in _scoring()}
+
+
+def load_game(public_id: str) -> Game:
+    """The game, or the friendly 404 page."""
+    try:
+        return game_service.get_game(public_id)
+    except NotFound:
+        abort(404)
+
+
+def require_scorer(game: Game) -> None:
+    """Refuse (403) a change from a browser that only views the game."""
+    if not is_scorer(game.public_id):
+        abort(403)
+
+
+def is_htmx() -> bool:
+    """An htmx request wants a fragment, unless it restores history (then: the page)."""
+    return (
+        request.headers.get("HX-Request") == "true"
+        and request.headers.get("HX-History-Restore-Request") != "true"
+    )
+
+
+@lru_cache(maxsize=256)
+def qr_svg(url: str) -> Markup:
+    """The QR code of ``url`` as inline SVG, dark on light whatever the page's colours."""
+    code = segno.make(url, error="m")
+    svg = code.svg_inline(
+        scale=1, border=2, dark="#000", light="#fff", svgclass="qr", omitsize=True
+    )
+    return Markup(svg.replace("<svg ", '<svg aria-hidden="true" focusable="false" ', 1))

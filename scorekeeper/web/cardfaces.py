@@ -1,0 +1,47 @@
+"""How a card looks on screen: its colour, number and name, from its text form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorekeeper.engine import Card, Kind, Suit
+
+_SYMBOLS = {Suit.RED: "♥", Suit.YELLOW: "♦", Suit.GREEN: "♣", Suit.BLUE: "♠"}
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """What a card button or chip shows."""
+
+    text: str  # the card's text form, "R5", "W", "J"
+    label: str  # big on the card: "5", "W", "J"
+    css: str  # colour class: "suit-red", "card-wizard", "card-jester"
+    name: str  # in words: "red 5", "Wizard"
+
+    @property
+    def suit_word(self) -> str:
+        return self.name.rsplit(" ", 1)[0]
+
+
+def suit_word(suit: Suit | str | None, french: bool = False) -> str:
+    """The suit as the table names it (P3: French names are display names only)."""
+    if suit is None:
+        return "no trump"
+    s = suit if isinstance(suit, Suit) else Suit.from_name(suit)
+    return f"{s.french} {_SYMBOLS[s]}" if french else s.colour
+
+
+def face(text: str | Card, french: bool = False) -> Face:
+    """The face of a card given as text (``"R5"``) or a :class:`Card`."""
+    card = text if isinstance(text, Card) else Card.parse(text)
+    if card.kind is Kind.WIZARD:
+        return Face(str(card), "W", "card-wizard", "Wizard")
+    if card.kind is Kind.JESTER:
+        return Face(str(card), "J", "card-jester", "Jester")
+    assert card.suit is not None
+    return Face(
+        str(card),
+        str(card.rank),
+        f"suit-{card.suit.colour}",
+        f"{suit_word(card.suit, french)} {card.rank}",
+    )

@@ -1,0 +1,392 @@
+"""Digital play: the engine deals, each phone is a hand, bots fill empty seats.
+
+Each person's phone opens their seat's secret link; the creator's browser holds every
+link (and QR codes) on the host page; one phone can also be passed round the table
+("I am Ann"). Phones poll a small fragment every second with ``If-None-Match``: the
+answer is 304 until the table's version changes, so several app processes serve it
+from the database alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+
+from scorekeeper.engine import Bidding, DealerRule, IllegalBid, Plan, RuleSet, Suit, check_bid
+from scorekeeper.extensions import db
+from scorekeeper.models import DigitalTable
+from scorekeeper.services import digital as service
+from scorekeeper.services.errors import Conflict, NotFound, Rejected
+from scorekeeper.web.access import is_htmx, qr_svg
+from scorekeeper.web.cardfaces import suit_word
+
+bp = Blueprint("digital", __name__, url_prefix="/digital")
+
+LINKS = "digital_links"  # session: public_id → [table token, seat tokens…], newest last
+MAX_LINKS = 5
+REVEAL = "digital_reveal"  # session: public_id → seat revealed on a pass-and-play phone
+POLL_SECONDS = 1
+
+
+# -- starting a game ----------------------------------------------------------------------
+
+
+@bp.get("/new")
+def new() -> ResponseReturnValue:
+    """The form to set up a digital game."""
+    return render_template("digital/new.html", form=_form_values(), message=None)
+
+
+def _form_values() -> dict[str, Any]:
+    form = request.form
+    return {
+        "names": [form.get(f"name{i}", "") for i in range(6)],
+        "kinds": [form.get(f"kind{i}", "person" if i < 3 else "bot") for i in range(6)],
+        "first_dealer": form.get("first_dealer", "0"),
+        "plan": form.get("plan", "full"),
+        "dealer_rule": form.get("dealer_rule", "none"),
+        "bidding": form.get("bidding", "open"),
+        "saboteur": bool(form.get("saboteur")),
+        "foresight": bool(form.get("foresight")),
+        "no_full_bid": bool(form.get("no_full_bid")),
+    }
+
+
+@bp.post("/new")
+def create() -> ResponseReturnValue:
+    """Create the game, deal round 1, and show the seat links."""
+    values = _form_values()
+    kept = [i for i, n in enumerate(values["names"]) if n.strip()]
+    seats = [(values["names"][i].strip(), values["kinds"][i]) for i in kept]
+    try:
+        chosen = int(values["first_dealer"])
+        # Seats left empty close up: the dealer's place is counted among the players.
+        dealer = kept.index(chosen) if chosen in kept else -1
+        rules = RuleSet.from_dict(
+            {
+                "round_plan": values["plan"],
+                "dealer_rule": values["dealer_rule"],
+                "bidding": values["bidding"],
+                "saboteur": values["saboteur"],
+                "foresight": values["foresight"],
+                "no_full_bid": values["no_full_bid"],
+            }
+        )
+        made = service.create_table([n for n, _ in seats], [k for _, k in seats], dealer, rules)
+    except (ValueError, Rejected) as exc:
+        message = exc.message if isinstance(exc, Rejected) else str(exc)
+        db.session.rollback()
+        return render_template("digital/new.html", form=values, message=message), 422
+    public_id = made.game.public_id
+    # Nobody keeps score by hand in a digital game: the rounds come from the table alone,
+    # so the creator gets the seat links, not the scorer's rights on the pad.
+    links = {k: v for k, v in _links().items() if k != public_id}
+    links[public_id] = [made.table_token, *[t or "" for t in made.seat_tokens]]
+    session[LINKS] = dict(list(links.items())[-MAX_LINKS:])
+    return redirect(url_for("digital.host", public_id=public_id), 303)
+
+
+def _links() -> dict[str, list[str]]:
+    value = session.get(LINKS)
+    return dict(value) if isinstance(value, dict) else {}
+
+
+@bp.get("/<public_id>/")
+def host(public_id: str) -> ResponseReturnValue:
+    """The seat links and QR codes, for the browser that set the game up."""
+    table = _load(public_id)
+    tokens = _links().get(public_id)
+    if not tokens:
+        abort(403)
+    names = service.names(table)
+    seats = []
+    for seat, name in enumerate(names):
+        token = tokens[seat + 1] if seat + 1 < len(tokens) else ""
+        url = (
+            url_for("digital.seat", public_id=public_id, token=token, _external=True)
+            if token
+            else None
+        )
+        seats.append({"name": name, "url": url, "qr": qr_svg(url) if url else None})
+    table_url = url_for("digital.table", public_id=public_id, token=tokens[0], _external=True)
+    return render_template(
+        "digital/host.html", seats=seats, table_url=table_url, public_id=public_id
+    )
+
+
+# -- a seat's phone -------------------------------------------------------------------------
+
+
+def _load(public_id: str) -> DigitalTable:
+    try:
+        return service.get_table(public_id)
+    except NotFound:
+        abort(404)
+
+
+def _seat(public_id: str, token: str) -> tuple[DigitalTable, int]:
+    table = _load(public_id)
+    try:
+        return table, service.seat_of(table, token)
+    except NotFound:
+        abort(404)
+
+
+def _etag(table: DigitalTable, who: str) -> str:
+    return f'"t{table.version}-{who}"'
+
+
+def _not_modified(etag: str) -> Response | None:
+    if etag in request.headers.get("If-None-Match", ""):
+        response = make_response("", 304)
+        response.headers["ETag"] = etag
+        return response
+    return None
+
+
+def _render(
+    page: str, table: DigitalTable, seat: int | None, status: int, **extra: Any
+) -> Response:
+    """The page, or for htmx the seat widget alone; never cached without revalidation."""
+    context = _context(table, seat, **extra)
+    template = "digital/_seat.html" if is_htmx() else page
+    response = make_response(render_template(template, **context), status)
+    response.headers["ETag"] = context["etag"]
+    response.headers["Cache-Control"] = "no-cache, private"
+    response.vary.add("HX-Request")
+    return response
+
+
+def _context(table: DigitalTable, seat: int | None, **extra: Any) -> dict[str, Any]:
+    v = service.view(table, seat)
+    names = v["names"]
+    rules: RuleSet = v["rules"]
+    french = rules.suit_names.value == "french"
+    bid_reasons: dict[int, str] = {}
+    top = v["cards"]
+    if seat is not None and v["allowed_bids"]:
+        for bid in range(0, top + 1):
+            if bid in v["allowed_bids"]:
+                continue
+            try:
+                game = service.engine_game(table)
+                check_bid(
+                    rules,
+                    bid,
+                    round_number=game.round_number,
+                    cards=game.cards,
+                    dealer=game.dealer,
+                    seat=seat,
+                    bids=dict(enumerate(game.bids)),
+                    totals_before=game.totals,
+                    names=names,
+                )
+            except IllegalBid as exc:
+                bid_reasons[bid] = str(exc)
+    context: dict[str, Any] = {
+        "v": v,
+        "me": seat,
+        "names": names,
+        "french": french,
+        "suit_word": lambda s: suit_word(s, french),
+        "suits": list(Suit),
+        "bid_reasons": bid_reasons,
+        "max_bid": top,
+        "message": None,
+        "mode": "seat",
+        "poll": POLL_SECONDS,
+        "rules_words": rules.describe(),
+        "open_bids": rules.bidding is Bidding.OPEN,
+        "dealer_rule": rules.dealer_rule is not DealerRule.NONE,
+        "unicoloured": rules.round_plan is Plan.UNICOLOURED,
+    }
+    context.update(extra)
+    who = context.get("who", f"s{seat}")
+    context["etag"] = _etag(table, who)
+    return context
+
+
+@bp.get("/<public_id>/s/<token>")
+def seat(public_id: str, token: str) -> ResponseReturnValue:
+    """One seat's phone: its hand, the table, its moves."""
+    table, me = _seat(public_id, token)
+    return _render("digital/seat.html", table, me, 200, **_seat_urls(public_id, token))
+
+
+def _seat_urls(public_id: str, token: str) -> dict[str, str]:
+    return {
+        "act_url": url_for("digital.seat_act", public_id=public_id, token=token),
+        "live_url": url_for("digital.seat_live", public_id=public_id, token=token),
+        "page_url": url_for("digital.seat", public_id=public_id, token=token),
+    }
+
+
+@bp.get("/<public_id>/s/<token>/live")
+def seat_live(public_id: str, token: str) -> ResponseReturnValue:
+    """The seat widget when the table changed, else 304."""
+    table, me = _seat(public_id, token)
+    unchanged = _not_modified(_etag(table, f"s{me}"))
+    if unchanged is not None:
+        return unchanged
+    context = _context(table, me, **_seat_urls(public_id, token))
+    response = make_response(render_template("digital/_seat.html", **context))
+    response.headers["ETag"] = context["etag"]
+    response.headers["Cache-Control"] = "no-cache, private"
+    return response
+
+
+@bp.post("/<public_id>/s/<token>/act")
+def seat_act(public_id: str, token: str) -> ResponseReturnValue:
+    """A move from a seat's phone (trump, bid or card)."""
+    table, me = _seat(public_id, token)
+    return _do(table, me, "digital/seat.html", _seat_urls(public_id, token))
+
+
+RETRIES = 3
+
+
+def _act(public_id: str, seat: int) -> DigitalTable:
+    """Make the move the form asks for. When another process changed the table at the
+    same moment (hidden bids come in together), load it again and retry: the seat's
+    action number makes a retry safe. :raises Rejected: as the service does."""
+    form = request.form
+    for attempt in range(RETRIES):
+        table = _load(public_id)
+        try:
+            service.act(
+                table, seat, form.get("action", ""), form.get("value", ""), form.get("seq", "")
+            )
+            return table
+        except Conflict as exc:
+            db.session.rollback()
+            if exc.code != "conflict" or attempt == RETRIES - 1:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _do(
+    table: DigitalTable, me: int, page: str, urls: dict[str, str], **extra: Any
+) -> ResponseReturnValue:
+    try:
+        table = _act(table.game.public_id, me)
+    except Rejected as exc:
+        db.session.rollback()
+        table = _load(table.game.public_id)
+        if exc.code == "already_done" and not is_htmx():
+            return redirect(urls["page_url"], 303)
+        return _render(page, table, me, exc.status, message=exc.message, **urls, **extra)
+    if not is_htmx():
+        return redirect(urls["page_url"], 303)
+    return _render(page, table, me, 200, **urls, **extra)
+
+
+# -- pass and play on one phone -------------------------------------------------------------
+
+
+def _table(public_id: str, token: str) -> DigitalTable:
+    table = _load(public_id)
+    if not service.table_token_matches(table, token):
+        abort(404)
+    return table
+
+
+def _revealed(public_id: str) -> int | None:
+    value = session.get(REVEAL)
+    if isinstance(value, dict) and isinstance(value.get(public_id), int):
+        return int(value[public_id])
+    return None
+
+
+def _set_revealed(public_id: str, seat: int | None) -> None:
+    value = session.get(REVEAL)
+    shown = dict(value) if isinstance(value, dict) else {}
+    shown.pop(public_id, None)
+    if seat is not None:
+        shown[public_id] = seat
+    session[REVEAL] = shown
+
+
+def _table_urls(public_id: str, token: str) -> dict[str, str]:
+    return {
+        "act_url": url_for("digital.table_act", public_id=public_id, token=token),
+        "live_url": url_for("digital.table_live", public_id=public_id, token=token),
+        "page_url": url_for("digital.table", public_id=public_id, token=token),
+        "reveal_url": url_for("digital.table_reveal", public_id=public_id, token=token),
+    }
+
+
+def _table_view(table: DigitalTable, token: str, status: int = 200, **extra: Any) -> Response:
+    public_id = table.game.public_id
+    shown = _revealed(public_id)
+    return _render(
+        "digital/table.html",
+        table,
+        shown,
+        status,
+        mode="table",
+        who=f"t{shown}",
+        persons=service.person_seats(table),
+        **_table_urls(public_id, token),
+        **extra,
+    )
+
+
+@bp.get("/<public_id>/t/<token>")
+def table(public_id: str, token: str) -> ResponseReturnValue:
+    """One phone for the whole table: a hand is shown only after "I am …"."""
+    return _table_view(_table(public_id, token), token)
+
+
+@bp.get("/<public_id>/t/<token>/live")
+def table_live(public_id: str, token: str) -> ResponseReturnValue:
+    """The pass-and-play widget when the table changed, else 304."""
+    t = _table(public_id, token)
+    unchanged = _not_modified(_etag(t, f"t{_revealed(public_id)}"))
+    if unchanged is not None:
+        return unchanged
+    return _table_view(t, token)
+
+
+@bp.post("/<public_id>/t/<token>/reveal")
+def table_reveal(public_id: str, token: str) -> ResponseReturnValue:
+    """ "I am Ann": show Ann's hand on this phone (or hide it again)."""
+    t = _table(public_id, token)
+    raw = request.form.get("seat", "")
+    seat_no = int(raw) if raw.isdecimal() else None
+    if seat_no is not None and seat_no not in service.person_seats(t):
+        seat_no = None
+    _set_revealed(public_id, seat_no)
+    if not is_htmx():
+        return redirect(url_for("digital.table", public_id=public_id, token=token), 303)
+    return _table_view(t, token)
+
+
+@bp.post("/<public_id>/t/<token>/act")
+def table_act(public_id: str, token: str) -> ResponseReturnValue:
+    """A move by the player whose hand is shown; the hand is hidden again after it."""
+    t = _table(public_id, token)
+    shown = _revealed(public_id)
+    if shown is None:
+        return _table_view(t, token, 422, message='Tap "I am …" first.')
+    try:
+        t = _act(public_id, shown)
+    except Rejected as exc:
+        db.session.rollback()
+        t = _load(public_id)
+        return _table_view(t, token, exc.status, message=exc.message)
+    _set_revealed(public_id, None)
+    if not is_htmx():
+        return redirect(url_for("digital.table", public_id=public_id, token=token), 303)
+    return _table_view(t, token)

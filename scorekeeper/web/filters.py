@@ -1,0 +1,32 @@
+"""Template filters the pages share."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from scorekeeper.web import bp
+
+
+def _utc(when: datetime) -> datetime:
+    # SQLite hands back naive datetimes; they were stored as UTC.
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
+@bp.app_template_filter("utc_iso")
+def utc_iso(when: datetime) -> str:
+    """ISO 8601 in UTC with its zone, for <time datetime> (app.js shows local time)."""
+    return _utc(when).isoformat(timespec="seconds")
+
+
+@bp.app_template_filter("utc_short")
+def utc_short(when: datetime) -> str:
+    """A short UTC time for pages read without JavaScript."""
+    return _utc(when).strftime("%d %b %H:%M UTC")
+
+
+@bp.app_template_filter("signed")
+def signed(value: int | None) -> str:
+    """A score change with its sign: +30, -10, 0."""
+    if value is None:
+        return ""
+    return f"+{value}" if value > 0 else str(value)

@@ -1,0 +1,302 @@
+"""The game page (the Scorepad of Truth), its live updates, and recording rounds on it.
+
+Every change is a POST: with htmx it answers the entry panel plus the parts of the page
+that changed (out of band); without JavaScript it redirects back to the page. A rule
+broken answers 422 with the same fragments and the reason; nothing is stored then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import (
+    Response,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+from scorekeeper.services import games as game_service
+from scorekeeper.services import pages as page_service
+from scorekeeper.services.errors import NotFound, Rejected
+from scorekeeper.services.padview import pad_view, trump_options
+from scorekeeper.web import bp
+from scorekeeper.web.access import (
+    grant_scorer,
+    is_htmx,
+    is_scorer,
+    load_game,
+    qr_svg,
+    require_scorer,
+    scorer_token,
+)
+
+# -- rendering ------------------------------------------------------------------------------
+
+
+def _context(game: Game, **extra: Any) -> dict[str, Any]:
+    pad = pad_view(game)
+    scorer = is_scorer(game.public_id)
+    view_url = url_for("web.game", public_id=game.public_id, _external=True)
+    context: dict[str, Any] = {
+        "game": game,
+        "pad": pad,
+        "scorer": scorer,
+        "log": page_service.change_log(game),
+        "trumps": trump_options(pad.rules),
+        "view_url": view_url,
+        "view_qr": qr_svg(view_url),
+        # Equal totals: the tie-break's winner first (R17), else seat order.
+        "standings": sorted(pad.standings, key=lambda st: (-st[1], st[0] not in pad.winners)),
+        "message": None,
+        "editing": None,
+        "deleting": None,
+    }
+    token = scorer_token(game.public_id) if scorer else None
+    if token:
+        score_url = url_for(
+            "web.claim_scorer", public_id=game.public_id, token=token, _external=True
+        )
+        context.update(score_url=score_url, score_qr=qr_svg(score_url))
+    context.update(extra)
+    return context
+
+
+def _page(template: str, fragment: str, status: int = 200, **context: Any) -> Response:
+    """The full page, or for htmx the fragment(s) the page includes (Vary: HX-Request)."""
+    body = render_template(fragment if is_htmx() else template, **context)
+    response = make_response(body, status)
+    response.vary.add("HX-Request")
+    return response
+
+
+def _game_response(game: Game, status: int = 200, **extra: Any) -> Response:
+    return _page("games/game.html", "games/_update.html", status, **_context(game, **extra))
+
+
+def _back_to_game(game: Game) -> BaseResponse:
+    return redirect(url_for("web.game", public_id=game.public_id), 303)
+
+
+def _act(
+    public_id: str, change: Callable[[Game], object], done: str | None = None
+) -> ResponseReturnValue:
+    """Run one change of a game as its scorer and answer with what changed.
+
+    A refusal answers with the message and the game as stored (status 422, or 409 when
+    someone else changed it first); a round that isn't there answers 404.
+    """
+    game = load_game(public_id)
+    require_scorer(game)
+    try:
+        change(game)
+    except Rejected as exc:
+        db.session.rollback()
+        return _game_response(load_game(public_id), exc.status, message=exc.message)
+    except NotFound:
+        db.session.rollback()
+        abort(404)
+    if done:
+        flash(done)
+    if not is_htmx():
+        return _back_to_game(game)
+    return _game_response(game)
+
+
+def _form_int(name: str, blank: object = "") -> Any:
+    """A number from the form; anything else goes on as text for the service to refuse
+    (``blank`` stands for an empty field: a V6 dealer's missing bid in a correction)."""
+    value = request.form.get(name, "").strip()
+    if value.lstrip("-").isdigit():
+        return int(value)
+    return blank if value in ("", "–") else value
+
+
+def _version() -> int | None:
+    """The game version the page was showing: a change made meanwhile is a 409."""
+    return request.form.get("v", type=int)
+
+
+# -- viewing --------------------------------------------------------------------------------
+
+
+@bp.get("/games/<public_id>", endpoint="game")
+def show_game(public_id: str) -> Response:
+    """The game page: entry panel (scorer) or status, the pad, rules, change log, sharing."""
+    return _page("games/game.html", "games/_update.html", **_context(load_game(public_id)))
+
+
+@bp.get("/games/<public_id>/live")
+def game_live(public_id: str) -> ResponseReturnValue:
+    """Polled by the page: 204 while the game is at version ``v``, else what changed."""
+    version = game_service.version_of(public_id)
+    if version is None:
+        abort(404)
+    if request.args.get("v", type=int) == version:
+        response = make_response("", 204)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    game = load_game(public_id)
+    if not is_htmx():
+        return _back_to_game(game)
+    response = _game_response(game)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/games/<public_id>/panel")
+def entry_panel(public_id: str) -> Response:
+    """The entry panel again (e.g. after cancelling a correction)."""
+    return _game_response(load_game(public_id))
+
+
+@bp.get("/games/<public_id>/score/<token>")
+def claim_scorer(public_id: str, token: str) -> ResponseReturnValue:
+    """The scorer link: this browser may change the game from now on."""
+    game = load_game(public_id)
+    if not game_service.token_matches(game, token):
+        body = render_template(
+            "error.html",
+            status=403,
+            title="This scorer link doesn't work",
+            detail="The link is not this game's scorer link. Ask the scorer to share it "
+            "again, or follow the game read-only.",
+            back=url_for("web.game", public_id=public_id),
+        )
+        return make_response(body, 403)
+    grant_scorer(game.public_id, token)
+    return _back_to_game(game)
+
+
+# -- recording a round, tap by tap ----------------------------------------------------------
+
+
+@bp.post("/games/<public_id>/trump")
+def set_trump(public_id: str) -> ResponseReturnValue:
+    """Record (or clear) the open round's trump."""
+    trump = request.form.get("trump", "")
+    return _act(public_id, lambda g: game_service.set_draft_trump(g, trump, _version()))
+
+
+@bp.post("/games/<public_id>/bid")
+def enter_bid(public_id: str) -> ResponseReturnValue:
+    """One player's bid."""
+    seat, bid = _form_int("seat"), _form_int("bid")
+    return _act(public_id, lambda g: game_service.set_bid(g, seat, bid, _version()))
+
+
+@bp.post("/games/<public_id>/tricks")
+def enter_tricks(public_id: str) -> ResponseReturnValue:
+    """One player's tricks; the last one fills itself in."""
+    seat, tricks = _form_int("seat"), _form_int("tricks")
+    return _act(public_id, lambda g: game_service.set_tricks(g, seat, tricks, _version()))
+
+
+@bp.post("/games/<public_id>/clear")
+def clear_entry(public_id: str) -> ResponseReturnValue:
+    """Take back a bid or a trick count (and the ones after it): "bid:2", "tricks:0"."""
+    kind, _, arg = request.form.get("clear", "").partition(":")
+    seat: Any = int(arg) if arg.isdigit() else arg
+    if kind == "bid":
+        return _act(public_id, lambda g: game_service.set_bid(g, seat, None, _version()))
+    if kind == "tricks":
+        return _act(public_id, lambda g: game_service.clear_tricks_from(g, seat, _version()))
+    return _act(public_id, _nothing_to_clear)
+
+
+def _nothing_to_clear(game: Game) -> None:
+    raise Rejected("There is nothing to take back.", "bad_clear")
+
+
+@bp.post("/games/<public_id>/confirm")
+def confirm(public_id: str) -> ResponseReturnValue:
+    """Score the round: the new totals appear on the pad."""
+    return _act(public_id, lambda g: game_service.confirm_round(g, _version()))
+
+
+# -- correcting and deleting rounds ---------------------------------------------------------
+
+
+def _completed_round(game: Game, number: int) -> int:
+    """Only rounds already scored are corrected with the form; the open one is changed
+    on the panel (its bids may still be hidden or secret)."""
+    rnd = next((r for r in game.rounds if r.number == number), None)
+    if rnd is None or not rnd.complete:
+        abort(404)
+    return number
+
+
+def _edit_response(game: Game, number: int, status: int = 200, **extra: Any) -> Response:
+    pad = pad_view(game)
+    context = {
+        **_context(game),
+        "editing": pad.rows[number - 1],
+        "is_last": number == len(game.rounds),
+        **extra,
+    }
+    return _page("games/game.html", "games/_update.html", status, **context)
+
+
+@bp.get("/games/<public_id>/rounds/<int:number>/edit")
+def edit_round(public_id: str, number: int) -> Response:
+    """The correction form of a scored round."""
+    game = load_game(public_id)
+    require_scorer(game)
+    return _edit_response(game, _completed_round(game, number))
+
+
+@bp.post("/games/<public_id>/rounds/<int:number>")
+def correct_round(public_id: str, number: int) -> ResponseReturnValue:
+    """Correct a scored round: the rule set checks it with the totals before it (P2)."""
+    game = load_game(public_id)
+    require_scorer(game)
+    _completed_round(game, number)
+    n = game.player_count
+    bids = [_form_int(f"bid{s}", blank=None) for s in range(n)]
+    tricks = [_form_int(f"tricks{s}") for s in range(n)]
+    trump = request.form.get("trump", "")
+    version = game.version
+    try:
+        game_service.update_round(
+            game, number, bids=bids, tricks=tricks, trump=trump, version=_version()
+        )
+    except Rejected as exc:
+        db.session.rollback()
+        game = load_game(public_id)
+        # Show the form again as it was sent, with the reason.
+        sent = {"bids": bids, "tricks": tricks, "trump": trump}
+        return _edit_response(game, number, exc.status, message=exc.message, sent=sent)
+    changed = game.version != version
+    flash(f"Round {number} corrected." if changed else f"Round {number}: nothing changed.")
+    if not is_htmx():
+        return _back_to_game(game)
+    return _game_response(game)
+
+
+@bp.get("/games/<public_id>/rounds/<int:number>/delete")
+def delete_round_confirm(public_id: str, number: int) -> Response:
+    """Ask before deleting the last round."""
+    game = load_game(public_id)
+    require_scorer(game)
+    if not game.rounds or game.rounds[-1].number != number:
+        abort(404)
+    return _page("games/game.html", "games/_update.html", **_context(game, deleting=number))
+
+
+@bp.post("/games/<public_id>/rounds/<int:number>/delete")
+def delete_round(public_id: str, number: int) -> ResponseReturnValue:
+    """Delete the last round (the change log keeps it)."""
+    return _act(
+        public_id,
+        lambda g: game_service.delete_last_round(g, number, _version()),
+        done=f"Round {number} deleted.",
+    )

@@ -1,0 +1,194 @@
+"""Setting up a game: players in seat order, who deals first, the rule set."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from flask import Response, make_response, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from werkzeug.datastructures import MultiDict
+
+from scorekeeper.engine import MAX_PLAYERS
+from scorekeeper.services import games as game_service
+from scorekeeper.services import players as player_service
+from scorekeeper.services.errors import Rejected
+from scorekeeper.web import bp
+from scorekeeper.web.access import grant_scorer, is_htmx
+
+# Named presets: each sets every rule switch (not the players). The form shows the
+# switches, so a preset is only a quick way to set them, and can be adjusted after.
+PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
+    "book": ("The book", {}),
+    "german": ("German rule", {"dealer_rule": "plus_minus_one"}),
+    "canadian": ("Canadian rule", {"dealer_rule": "canadian"}),
+    "short": ("Short game, German rule", {"round_plan": "short", "dealer_rule": "plus_minus_one"}),
+}
+
+# The rule switches as the form sends them, with the book's values as defaults.
+CHOICES = ("dealer_rule", "bidding", "round_plan", "tie_break", "suit_names")
+SWITCHES = ("no_full_bid", "saboteur", "foresight")
+SCORING = ("exact_bonus", "per_trick", "per_miss")
+DEFAULTS: dict[str, str] = {
+    "dealer_rule": "none",
+    "from_round": "1",
+    "bidding": "open",
+    "round_plan": "full",
+    "tie_break": "shared",
+    "suit_names": "colours",
+    "exact_bonus": "20",
+    "per_trick": "10",
+    "per_miss": "10",
+}
+
+
+@dataclass
+class SetupForm:
+    """What the setup form holds, as typed: six name slots, the dealer's slot, rules."""
+
+    names: list[str] = field(default_factory=lambda: [""] * MAX_PLAYERS)
+    dealer: str = "0"
+    values: dict[str, str] = field(default_factory=lambda: dict(DEFAULTS))
+    switches: set[str] = field(default_factory=set)
+
+    @classmethod
+    def parse(cls, form: MultiDict[str, str]) -> SetupForm:
+        names = [n for n in form.getlist("player")]
+        names = (names + [""] * MAX_PLAYERS)[: max(MAX_PLAYERS, len(names))]
+        values = {key: form.get(key, default).strip() for key, default in DEFAULTS.items()}
+        switches = {key for key in SWITCHES if form.get(key)}
+        return cls(names, form.get("dealer", "0"), values, switches)
+
+    def players(self) -> list[str]:
+        """The names in seat order; empty slots at the end are seats nobody took."""
+        names = list(self.names)
+        while names and not names[-1].strip():
+            names.pop()
+        return names
+
+    def rules(self) -> dict[str, Any]:
+        """The rule set as the API spells it; the engine checks every value."""
+        rules: dict[str, Any] = {key: self.values[key] for key in CHOICES}
+        if rules["dealer_rule"] != "none":
+            rules["dealer_rule_from_round"] = _whole(self.values["from_round"])
+        for key in SWITCHES:
+            rules[key] = key in self.switches
+        rules["scoring"] = {key: _whole(self.values[key]) for key in SCORING}
+        return rules
+
+    def dealer_seat(self) -> object:
+        return _whole(self.dealer)
+
+    # -- the small edits the form's buttons make --------------------------------------
+
+    def move(self, slot: int, step: int) -> None:
+        other = slot + step
+        if not (0 <= slot < len(self.names) and 0 <= other < len(self.names)):
+            return
+        self.names[slot], self.names[other] = self.names[other], self.names[slot]
+        if self.dealer == str(slot):
+            self.dealer = str(other)
+        elif self.dealer == str(other):
+            self.dealer = str(slot)
+
+    def toggle(self, name: str) -> str | None:
+        """A known name tapped: seat it in the first free slot, or unseat it."""
+        key = player_service.name_key(name)
+        for slot, typed in enumerate(self.names):
+            if player_service.name_key(typed.strip()) == key:
+                del self.names[slot]
+                self.names.append("")
+                dealer = _whole(self.dealer)
+                if isinstance(dealer, int) and dealer > slot:
+                    self.dealer = str(dealer - 1)
+                return None
+        for slot, typed in enumerate(self.names):
+            if not typed.strip():
+                self.names[slot] = name
+                return None
+        return f"The table is full: {name} can't join, Wizard is played by at most {MAX_PLAYERS}."
+
+    def preset(self, key: str) -> None:
+        if key not in PRESETS:
+            return
+        self.values = {**DEFAULTS, "from_round": self.values["from_round"]}
+        self.switches = set()
+        for option, value in PRESETS[key][1].items():
+            if isinstance(value, bool):
+                if value:
+                    self.switches.add(option)
+            else:
+                self.values[option] = str(value)
+
+    def preset_in_use(self) -> str | None:
+        for key in PRESETS:
+            probe = replace(self, values=dict(self.values), switches=set())
+            probe.preset(key)
+            same_values = all(
+                probe.values[k] == self.values[k] for k in DEFAULTS if k != "from_round"
+            )
+            if same_values and probe.switches == self.switches:
+                return key
+        return None
+
+
+def _whole(text: str) -> object:
+    """A whole number typed in a field, or the text itself for the engine to refuse."""
+    text = text.strip()
+    return int(text) if re.fullmatch(r"[+-]?\d{1,9}", text) else text
+
+
+def _render(form: SetupForm, *, status: int = 200, message: str | None = None) -> Response:
+    context = {
+        "form": form,
+        "message": message,
+        "known_names": player_service.known_names(),
+        "seated": {player_service.name_key(n.strip()) for n in form.names if n.strip()},
+        "presets": PRESETS,
+        "preset": form.preset_in_use(),
+    }
+    template = "games/_setup_form.html" if is_htmx() else "games/setup.html"
+    response = make_response(render_template(template, **context), status)
+    response.vary.add("HX-Request")
+    return response
+
+
+@bp.get("/games/new")
+def new_game() -> Response:
+    """The setup form."""
+    return _render(SetupForm())
+
+
+@bp.post("/games/new")
+def edit_setup() -> Response:
+    """Apply one of the form's buttons (move a seat, a known name, a preset) and show it
+    again: with htmx just the form, without JavaScript the page."""
+    form = SetupForm.parse(request.form)
+    action, _, arg = request.form.get("do", "").partition(":")
+    message = None
+    if action in ("up", "down") and arg.isdigit():
+        form.move(int(arg), -1 if action == "up" else 1)
+    elif action == "name" and arg:
+        message = form.toggle(arg)
+    elif action == "preset":
+        form.preset(arg)
+    return _render(form, message=message)
+
+
+@bp.post("/games")
+def create_game() -> ResponseReturnValue:
+    """Create the game; this browser becomes its scorer. Errors come back as 422."""
+    form = SetupForm.parse(request.form)
+    try:
+        rules = game_service.parse_rules(form.rules())
+        game, token = game_service.create_game(form.players(), form.dealer_seat(), rules)
+    except Rejected as exc:
+        return _render(form, status=exc.status, message=exc.message)
+    grant_scorer(game.public_id, token)
+    target = url_for("web.game", public_id=game.public_id)
+    if is_htmx():
+        response = make_response("", 204)
+        response.headers["HX-Redirect"] = target
+        return response
+    return redirect(target, 303)

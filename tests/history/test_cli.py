@@ -1,0 +1,86 @@
+"""The export and import commands: files, exit status, nothing stored on a bad file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from flask import Flask
+from flask.testing import FlaskCliRunner
+from sqlalchemy import delete, func, select, update
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+from scorekeeper.services import transfer
+from tests.history.support import Fixture
+
+
+def _games(app: Flask) -> int:
+    with app.app_context():
+        return db.session.scalar(select(func.count()).select_from(Game)) or 0
+
+
+def test_export_then_import(
+    app: Flask, runner: FlaskCliRunner, fx: Fixture, tmp_path: Path
+) -> None:
+    backup = tmp_path / "backup.json"
+    result = runner.invoke(args=["export", str(backup)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(backup.read_text())
+    assert len(data["games"]) == 3
+    with app.app_context():
+        for game in db.session.scalars(select(Game)):
+            db.session.delete(game)
+        db.session.commit()
+    result = runner.invoke(args=["import", str(backup)])
+    assert result.exit_code == 0, result.output
+    assert "3 games imported" in result.output
+    with app.app_context():
+        assert transfer.history_json() == backup.read_text()
+
+
+def test_export_to_stdout(runner: FlaskCliRunner, fx: Fixture) -> None:
+    result = runner.invoke(args=["export", "-"])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["version"] == 1
+
+
+def test_bad_file_exits_non_zero_and_stores_nothing(
+    app: Flask, runner: FlaskCliRunner, fx: Fixture, tmp_path: Path
+) -> None:
+    with app.app_context():
+        data = json.loads(transfer.history_json())
+    data["games"][0]["public_id"] = "a-new-one"
+    data["games"][0]["rounds"][3]["totals"] = [1, 2, 3]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    result = runner.invoke(args=["import", str(bad)])
+    assert result.exit_code == 1
+    assert "nothing stored" in result.stderr and "round 4" in result.stderr
+    assert _games(app) == 3
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    result = runner.invoke(args=["import", str(broken)])
+    assert result.exit_code == 1 and "not valid JSON" in result.stderr
+    result = runner.invoke(args=["import", str(tmp_path / "missing.json")])
+    assert result.exit_code != 0
+    assert _games(app) == 3
+
+
+def test_rebuild_stats(app: Flask, runner: FlaskCliRunner, fx: Fixture) -> None:
+    from scorekeeper.models import PlayerCards, Rivalry, Seat
+    from scorekeeper.services import stats
+
+    with app.app_context():
+        before = {k: v for k, v in vars(stats.player_stats(fx.ann)).items() if k != "player"}
+        # As after upgrading a database whose games predate the summaries.
+        db.session.execute(update(Seat).values(total=0, won=None, by_cards=None))
+        db.session.execute(delete(PlayerCards))
+        db.session.execute(delete(Rivalry))
+        db.session.commit()
+    result = runner.invoke(args=["rebuild-stats"])
+    assert result.exit_code == 0, result.output
+    assert "3 games" in result.stderr
+    with app.app_context():
+        after = {k: v for k, v in vars(stats.player_stats(fx.ann)).items() if k != "player"}
+        assert after == before

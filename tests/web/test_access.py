@@ -1,0 +1,197 @@
+"""Who may change a game: the creating browser and the scorer link; everyone else follows
+read-only (403 on every change). Live updates for followers, CSRF, 404s."""
+
+import gzip
+import html
+import re
+from collections.abc import Callable
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.web.access import MAX_SCORED, MAX_TOKENS
+from tests.web.support import HX, Pages, ok, pad_totals, section
+
+Snapshot = Callable[[str], tuple[object, ...]]
+
+CHANGES = [
+    ("trump", {"trump": "red"}),
+    ("bid", {"seat": "1", "bid": "0"}),
+    ("tricks", {"seat": "1", "tricks": "0"}),
+    ("clear", {"clear": "bid:1"}),
+    ("confirm", {}),
+    (
+        "rounds/1",
+        {
+            "bid0": "0",
+            "bid1": "0",
+            "bid2": "0",
+            "tricks0": "1",
+            "tricks1": "0",
+            "tricks2": "0",
+            "trump": "",
+        },
+    ),
+    ("rounds/1/delete", {}),
+]
+
+
+@pytest.fixture
+def pid(pages: Pages) -> str:
+    pid = pages.new_game(["Ann", "Ben", "Cat"], dealer=0)
+    pages.play_round(pid, {1: 0, 2: 0, 0: 0}, {1: 1, 2: 0})
+    ok(pages.bid(pid, 2, 1))
+    return pid
+
+
+@pytest.mark.parametrize(("action", "data"), CHANGES)
+@pytest.mark.parametrize("htmx", [False, True])
+def test_followers_get_403_on_every_change(
+    follower: Pages,
+    pid: str,
+    snapshot: Snapshot,
+    action: str,
+    data: dict[str, str],
+    htmx: bool,
+) -> None:
+    before = snapshot(pid)
+    response = follower.client.post(f"/games/{pid}/{action}", data=data, headers=HX if htmx else {})
+    assert response.status_code == 403
+    body = response.get_data(as_text=True)
+    assert "Only the scorer can change it" in body
+    assert ("<html" in body) is not htmx
+    assert snapshot(pid) == before
+
+
+def test_followers_see_the_pad_read_only(follower: Pages, pid: str) -> None:
+    body = follower.page(pid).get_data(as_text=True)
+    assert "Following" in body
+    assert 'name="bid"' not in body and 'name="clear"' not in body and "/edit" not in body
+    assert "Waiting for Ann&#39;s bid" in body or "Waiting for Cat" in body or "Waiting" in body
+    assert pad_totals(body, 1) == [20, -10, 20]
+    # No scorer link for them, only the view link and its QR code.
+    assert "/score/" not in body
+    assert "Share scoring" not in body
+    assert f'<a href="http://localhost/games/{pid}" class="share-link">' in body
+    assert '<svg aria-hidden="true" focusable="false" viewBox=' in body
+    for path in (f"/games/{pid}/rounds/1/edit", f"/games/{pid}/rounds/1/delete"):
+        assert follower.client.get(path).status_code == 403
+
+
+def test_the_scorer_sees_the_scorer_link_and_its_qr(pages: Pages, pid: str) -> None:
+    body = pages.page(pid).get_data(as_text=True)
+    share = body.split("Share scoring")[1]
+    link = re.search(r'href="(http://localhost/games/[\w-]+/score/[\w-]+)"', share)
+    assert link
+    assert share.count("<svg") >= 1
+
+
+def test_scorer_link_grants_scoring(pages: Pages, follower: Pages, pid: str) -> None:
+    link = re.search(
+        r'href="http://localhost(/games/[\w-]+/score/[\w-]+)"',
+        pages.page(pid).get_data(as_text=True),
+    )
+    assert link
+    response = follower.client.get(link.group(1))
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/games/{pid}"
+    ok(follower.bid(pid, 0, 0))  # Ann, the dealer, bids last
+    assert "Share scoring" in follower.page(pid).get_data(as_text=True)
+
+
+def test_a_wrong_scorer_token_is_refused(follower: Pages, pid: str, snapshot: Snapshot) -> None:
+    response = follower.client.get(f"/games/{pid}/score/not-the-token")
+    assert response.status_code == 403
+    assert "This scorer link doesn't work" in html.unescape(response.get_data(as_text=True))
+    assert follower.bid(pid, 0, 0).status_code == 403
+
+
+def test_unknown_games_get_a_friendly_404(pages: Pages) -> None:
+    for response in (
+        pages.client.get("/games/no-such-game"),
+        pages.client.get("/games/no-such-game/live?v=1", headers=HX),
+        pages.client.get("/games/no-such-game/score/abc"),
+        pages.bid("no-such-game", 0, 0),
+        pages.client.get("/games/no-such-game/rounds/1/edit"),
+    ):
+        assert response.status_code == 404
+    body = pages.client.get("/games/no-such-game").get_data(as_text=True)
+    assert "Page not found" in body and 'href="/"' in body
+
+
+def test_followers_poll_cheaply(pages: Pages, follower: Pages, pid: str, app: Flask) -> None:
+    body = follower.page(pid).get_data(as_text=True)
+    poller = re.search(r'<div id="sync"[^>]*hx-get="([^"]+)"[^>]*>', body)
+    assert poller and 'hx-trigger="every 1500ms"' in poller.group(0)
+    url = poller.group(1).replace("&amp;", "&")
+    unchanged = follower.client.get(url, headers=HX)
+    assert unchanged.status_code == 204
+    assert unchanged.get_data() == b""
+    ok(pages.bid(pid, 0, 0))
+    changed = follower.client.get(url, headers=HX)
+    assert changed.status_code == 200
+    html = changed.get_data(as_text=True)
+    assert section(html, "entry")  # the status panel, then the pad and a new poller
+    assert 'id="pad" class="pad players-3" hx-swap-oob="true"' in html
+    newer = re.search(r'<div id="sync"[^>]*hx-get="([^"]+)"', html)
+    assert newer and newer.group(1) != poller.group(1)
+    assert follower.client.get(newer.group(1).replace("&amp;", "&"), headers=HX).status_code == 204
+    # The scorer's own page needs no polling: it changes with each tap.
+    assert 'hx-trigger="every' not in pages.page(pid).get_data(as_text=True)
+
+
+def test_csrf_token_is_required(
+    app: Flask, client: FlaskClient, pages: Pages, pid: str, snapshot: Snapshot
+) -> None:
+    app.config["WTF_CSRF_ENABLED"] = True
+    before = snapshot(pid)
+    response = pages.bid(pid, 0, 0)
+    assert response.status_code == 400
+    assert "This page has expired" in response.get_data(as_text=True)
+    assert pages.client.post("/games", data={"player": ["A", "B", "C"]}).status_code == 400
+    assert snapshot(pid) == before
+    # With the token from the page (form field or htmx header) it goes through.
+    body = pages.page(pid).get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', body).group(1)  # type: ignore[union-attr]
+    header = re.search(r'"X-CSRFToken": "([^"]+)"', body).group(1)  # type: ignore[union-attr]
+    ok(pages.client.post(f"/games/{pid}/bid", data={"seat": "0", "bid": "0", "csrf_token": token}))
+    ok(
+        pages.client.post(
+            f"/games/{pid}/clear", data={"clear": "bid:0"}, headers={**HX, "X-CSRFToken": header}
+        )
+    )
+
+
+def test_the_session_keeps_at_most_100_games_and_stays_small(app: Flask) -> None:
+    from flask import session
+
+    from scorekeeper.web.access import grant_scorer, is_scorer, scorer_token
+
+    with app.test_request_context():
+        for n in range(MAX_SCORED + 20):
+            grant_scorer(f"{n:022d}", f"{n:032d}")
+        assert not is_scorer(f"{0:022d}")
+        assert is_scorer(f"{20:022d}") and is_scorer(f"{MAX_SCORED + 19:022d}")
+        assert scorer_token(f"{MAX_SCORED + 19 - MAX_TOKENS:022d}") is None
+        assert scorer_token(f"{MAX_SCORED + 19:022d}") == f"{MAX_SCORED + 19:032d}"
+        cookie = app.session_interface.get_signing_serializer(app).dumps(dict(session))  # type: ignore[attr-defined]
+    assert len(cookie) < 3800
+
+
+def test_a_game_page_is_light(pages: Pages, app: Flask) -> None:
+    """First load of a game page, gzip-compressed: page, CSS and scripts ≤ 35 KB."""
+    pid = pages.new_game(["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"], dealer=0)
+    for first in range(1, 4):  # three rounds: everyone bids 0, the dealer takes it all
+        order = [(first + i) % 6 for i in range(6)]
+        pages.play_round(pid, dict.fromkeys(order, 0), dict.fromkeys(order[:5], 0))
+    page = pages.page(pid).get_data(as_text=True)
+    assets = re.findall(r'(?:href|src)="(/static/[^"?]+\.(?:css|js))', page)
+    total = len(gzip.compress(page.encode()))
+    for asset in assets:
+        response = pages.client.get(asset)
+        total += len(gzip.compress(response.get_data()))
+        response.close()
+    assert len(assets) >= 3
+    print(f"game page, first load, gzip: {total} bytes")
+    assert total <= 35 * 1024, total
