@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import event
 
-from scorekeeper import cli, security, simulate
+from scorekeeper import cli, compression, i18n, security, simulate
 from scorekeeper.extensions import csrf, db, migrate
 
 # templates/, static/ and instance/ live at the repository root, next to the package.
@@ -56,9 +56,11 @@ def create_app(
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path))
 
+    compression.init_app(app)  # first registered, so it runs last: after every header
     security.init_app(app)
     db.init_app(app)
     csrf.init_app(app)
+    i18n.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":

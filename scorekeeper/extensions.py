@@ -2,6 +2,7 @@
 
 from typing import TYPE_CHECKING
 
+from flask_babel import Babel  # type: ignore[import-untyped]
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
@@ -27,6 +28,8 @@ class Base(DeclarativeBase):
 
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
+# English and German; the locale selector and catalogs are set up in `scorekeeper.i18n`.
+babel = Babel()
 # Every form and htmx request of the pages carries a CSRF token; the JSON API blueprint
 # (bearer tokens, no cookies) is exempted with `csrf.exempt`.
 csrf = CSRFProtect()

@@ -17,6 +17,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -248,3 +249,25 @@ class DigitalTable(Model):
     game: Mapped[Game] = relationship()
 
     __mapper_args__ = {"version_id_col": version}
+
+
+class IdempotencyKey(Model):
+    """A write's answer kept under the client's ``Idempotency-Key``: a retry of the same
+    request gets this answer again instead of writing twice. Stored in the transaction of
+    the write itself, so there is never a write without its key or a key without its write.
+    ``scope`` is what the key is unique within (a game, or new games); ``fingerprint``
+    hashes method, path and body, so the key can't be reused for another request."""
+
+    __tablename__ = "idempotency_key"
+    __table_args__ = (UniqueConstraint("scope", "key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    scope: Mapped[str] = mapped_column(String(64))
+    key: Mapped[str] = mapped_column(String(64))
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int] = mapped_column(Integer)
+    headers: Mapped[dict[str, str]] = mapped_column(JSON)
+    body: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, index=True
+    )

@@ -10,6 +10,7 @@ from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Forbidden, Unauthorized
 
 from scorekeeper.api import bp
+from scorekeeper.api.errors import error_response
 from scorekeeper.api.payloads import (
     etag,
     expected_version,
@@ -20,6 +21,7 @@ from scorekeeper.api.payloads import (
     page_args,
     trump_text,
 )
+from scorekeeper.idempotency import idempotent
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
 from scorekeeper.services.errors import Conflict, NotFound
@@ -65,6 +67,15 @@ def _scorer_game(game_id: str) -> Game:
     return game
 
 
+def _refuse(message: str, **_: object) -> Response:
+    return error_response(422, "idempotency_key_reused", message)
+
+
+# Writes take an optional Idempotency-Key: a retry gets the first answer, written once.
+new_game_write = idempotent(_refuse, form=False)
+game_write = idempotent(_refuse, authorize=lambda game_id, **_: _scorer_game(game_id), form=False)
+
+
 def _check_version(game: Game, version: int | None) -> None:
     # Before the body's values are looked at: a stale client hears 409 first, not 422.
     if version is not None and version != game.version:
@@ -87,6 +98,7 @@ def _game_response(
 
 
 @bp.post("/games", **ROUTE)
+@new_game_write
 def create_game() -> Response:
     """Set up a game; the answer carries the scorer token, shown only this once."""
     data = json_body(NEW_GAME, required=("players",))
@@ -137,6 +149,7 @@ def get_game(game_id: str) -> Response:
 
 
 @bp.post("/games/<game_id>/rounds", **ROUTE)
+@game_write
 def add_round(game_id: str) -> Response:
     """Record the next round: bids, and the tricks now or later (PUT)."""
     game = _scorer_game(game_id)
@@ -165,6 +178,7 @@ def get_round(game_id: str, number: int) -> Response:
 
 
 @bp.put("/games/<game_id>/rounds/<int:number>", **ROUTE)
+@game_write
 def change_round(game_id: str, number: int) -> Response:
     """Correct a round (later rounds stay as played, P2) or add the open round's tricks."""
     game = _scorer_game(game_id)
@@ -179,6 +193,7 @@ def change_round(game_id: str, number: int) -> Response:
 
 
 @bp.delete("/games/<game_id>/rounds/<int:number>", **ROUTE)
+@game_write
 def delete_round(game_id: str, number: int) -> Response:
     """Remove the last round (the change log keeps it)."""
     game = _scorer_game(game_id)

@@ -76,7 +76,7 @@ def _rules_properties() -> Schema:
         "bidding": {
             "enum": [b.value for b in Bidding],
             "default": Bidding.OPEN.value,
-            "description": "V3 hidden bids, V4 secret bids. A dealer rule needs open bids.",
+            "description": "V3 hidden bids, V4 secret bids.",
         },
         "saboteur": {"type": "boolean", "default": False, "description": "V6 Wizard Saboteur."},
         "foresight": {"type": "boolean", "default": False, "description": "V5 foresight round."},
@@ -421,6 +421,7 @@ def document() -> Schema:
                 "post": {
                     "operationId": "createGame",
                     "summary": "Set up a game",
+                    "parameters": [{"$ref": _P + "Idempotency-Key"}],
                     "requestBody": _body("NewGame"),
                     "responses": {
                         "201": _game_answer(
@@ -464,7 +465,7 @@ def document() -> Schema:
                     "`round_open` while the last round lacks its tricks, "
                     "`game_over` after the last round of the plan.",
                     "security": _SCORER,
-                    "parameters": [{"$ref": _P + "If-Match"}],
+                    "parameters": [{"$ref": _P + "If-Match"}, {"$ref": _P + "Idempotency-Key"}],
                     "requestBody": _body("NewRound"),
                     "responses": _writes(
                         {
@@ -492,7 +493,7 @@ def document() -> Schema:
                     "operationId": "changeRound",
                     "summary": "Correct a round, or add the open round's tricks",
                     "security": _SCORER,
-                    "parameters": [{"$ref": _P + "If-Match"}],
+                    "parameters": [{"$ref": _P + "If-Match"}, {"$ref": _P + "Idempotency-Key"}],
                     "requestBody": _body("RoundChange"),
                     "responses": _writes(
                         {
@@ -508,7 +509,7 @@ def document() -> Schema:
                     "description": "Only the last recorded round can be removed (422 "
                     "`not_last_round` otherwise); the change log keeps it.",
                     "security": _SCORER,
-                    "parameters": [{"$ref": _P + "If-Match"}],
+                    "parameters": [{"$ref": _P + "If-Match"}, {"$ref": _P + "Idempotency-Key"}],
                     "responses": _writes(
                         {
                             "200": _game_answer("The game without that round."),
@@ -550,7 +551,12 @@ def document() -> Schema:
                     "name": "page",
                     "in": "query",
                     "required": False,
-                    "schema": {"type": "integer", "minimum": 1, "default": 1},
+                    "schema": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "maximum": 999_999_999,
+                        "default": 1,
+                    },
                 },
                 "per_page": {
                     "name": "per_page",
@@ -569,7 +575,18 @@ def document() -> Schema:
                     "required": False,
                     "description": 'The game\'s version as last seen (its ETag, like "7"); '
                     "409 when the game has moved on. `*` matches any.",
-                    "schema": {"type": "string"},
+                    "schema": {"type": "string", "pattern": '^ *(\\*|(W/)?"?[0-9]+"?) *$'},
+                },
+                "Idempotency-Key": {
+                    "name": "Idempotency-Key",
+                    "in": "header",
+                    "required": False,
+                    "description": "A new random key (e.g. a UUID) per write. A retry with "
+                    "the same key and the same request gets the first answer again "
+                    "(`Idempotent-Replayed: true`) and writes nothing twice; the same key "
+                    "with another request is refused (422 `idempotency_key_reused`). "
+                    "A refused request keeps no key. Keys last 24 hours.",
+                    "schema": {"type": "string", "pattern": "^[!-~]{1,64}$"},
                 },
             },
             "headers": {

@@ -267,7 +267,7 @@ def expected_version(data: Mapping[str, Any] | None = None) -> int | None:
     header_version: int | None = None
     if header is not None and header.strip() != "*":
         text = header.strip().removeprefix("W/").strip('"')
-        if not text.isdigit():
+        if not text.isdecimal():
             raise BadRequest('If-Match must be the game\'s version, like "7".')
         header_version = int(text)
     if header_version is not None and body_version is not None and (header_version != body_version):
@@ -292,6 +292,6 @@ def _positive_arg(name: str, default: int) -> int:
     text = request.args.get(name)
     if text is None:
         return default
-    if not text.isdigit() or int(text) < 1 or len(text) > 9:
+    if not text.isdecimal() or int(text) < 1 or len(text) > 9:
         raise BadRequest(f"{name} must be a whole number from 1.")
     return int(text)

@@ -90,6 +90,8 @@ def check_bid(
     :raises IllegalBid: saying why, in a player's words, with the allowed bids attached.
     """
     who = _who(seat, dealer, names)
+    name = names[seat] if names is not None and seat < len(names) else None
+    facts: dict[str, object] = {"seat": seat, "name": name, "dealer": seat == dealer}
     players = len(totals_before)
     if seat not in bidders(rules, dealer, players):
         if bid is None:
@@ -97,6 +99,7 @@ def check_bid(
         raise IllegalBid(
             f"{who} does not bid: under Wizard Saboteur the dealer has no bid.",
             code="dealer_does_not_bid",
+            params=facts,
         )
     allowed = allowed_bids(
         rules,
@@ -108,11 +111,13 @@ def check_bid(
         totals_before=totals_before,
     )
     top = max_bid(rules, cards)
+    facts.update(bid=bid, cards=cards, top=top, allowed=allowed)
     if isinstance(bid, bool) or not isinstance(bid, int):
         raise IllegalBid(
             f"{who}'s bid must be a whole number from 0 to {top}.",
             allowed=allowed,
             code="bid_out_of_range",
+            params=facts,
         )
     if bid < 0 or bid > cards:
         raise IllegalBid(
@@ -120,12 +125,14 @@ def check_bid(
             f"card{'s' if cards != 1 else ''}.",
             allowed=allowed,
             code="bid_out_of_range",
+            params=facts,
         )
     if bid > top:
         raise IllegalBid(
             f"{who} can't bid {bid}: no full bid, so the most is {top}.",
             allowed=allowed,
             code="full_bid",
+            params=facts,
         )
     if bid not in allowed:
         rule = (
@@ -138,6 +145,7 @@ def check_bid(
             f"trick{'s' if cards != 1 else ''} ({rule}). Allowed: {_listing(allowed)}.",
             allowed=allowed,
             code="bids_equal_tricks",
+            params={**facts, "dealer_rule": rules.dealer_rule.value},
         )
     return bid
 
@@ -163,7 +171,9 @@ def check_bids(
     players = len(totals_before)
     if len(bids) != players:
         raise IllegalBid(
-            f"There must be one bid per player ({players}), not {len(bids)}.", code="wrong_count"
+            f"There must be one bid per player ({players}), not {len(bids)}.",
+            code="wrong_count",
+            params={"players": players, "count": len(bids)},
         )
     made: dict[int, int | None] = {}
     for seat in bidding_order(dealer, players):

@@ -13,13 +13,22 @@ class RuleError(ValueError):
 
     ``code`` is a short stable identifier (``"forbidden_bid"``, ``"must_follow"``, …)
     for clients that want to react to the kind of error rather than its wording.
+    ``params`` holds the facts the message was built from (``who``, ``bid``, ``cards``,
+    ``allowed``, …), so that an app can word the error in another language.
     """
 
     code = "rule_broken"
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        params: dict[str, object] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.params: dict[str, object] = dict(params or {})
         if code is not None:
             self.code = code
 
@@ -33,9 +42,14 @@ class IllegalBid(RuleError):
     code = "forbidden_bid"
 
     def __init__(
-        self, message: str, *, allowed: list[int] | None = None, code: str | None = None
+        self,
+        message: str,
+        *,
+        allowed: list[int] | None = None,
+        code: str | None = None,
+        params: dict[str, object] | None = None,
     ) -> None:
-        super().__init__(message, code=code)
+        super().__init__(message, code=code, params=params)
         self.allowed = list(allowed or [])
 
 

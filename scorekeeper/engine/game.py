@@ -180,7 +180,19 @@ class Game:
                 seat = self._next_bidder()
                 return [] if seat is None else [seat]
             bids = self.bids
-            return [s for s in self._bidding_order[self.dealer] if bids[s] is None]
+            order = self._bidding_order[self.dealer]
+            waiting = [s for s in order if bids[s] is None]
+            if (
+                len(waiting) > 1
+                and order[-1] in waiting
+                and bidrules.dealer_rule_applies(
+                    self.rules, self.round_number, self.dealer, self.totals
+                )
+            ):
+                # V1/V2 with hidden or secret bids (001): when the bids add up, the last
+                # bidder must change theirs, so they bid once everyone else has.
+                waiting.remove(order[-1])
+            return waiting
         turn = self.turn
         return [] if turn is None else [turn]
 

@@ -161,10 +161,16 @@ def check_trump(rules: RuleSet, players: int, cards: int, trump: TrumpCall | Non
     if trump is None or trump.suit is None:
         return
     if rules.unicoloured:
-        raise InvalidRound("The unicoloured game has no trump.", code="no_trump_round")
+        raise InvalidRound(
+            "The unicoloured game has no trump.",
+            code="no_trump_round",
+            params={"unicoloured": True},
+        )
     if deals_every_card(rules, players, cards):
         raise InvalidRound(
-            "The last round deals every card, so there is no trump.", code="no_trump_round"
+            "The last round deals every card, so there is no trump.",
+            code="no_trump_round",
+            params={"unicoloured": False, "cards": cards},
         )
 
 
@@ -203,12 +209,14 @@ def check_entry(
         raise InvalidRound(
             f"There must be one trick count per player ({players}), not {len(entry.tricks)}.",
             code="wrong_count",
+            params={"players": players, "count": len(entry.tricks)},
         )
     for won in entry.tricks:
         if isinstance(won, bool) or not isinstance(won, int) or not 0 <= won <= cards:
             raise InvalidRound(
                 f"Tricks taken must be whole numbers from 0 to {cards}, not {won!r}.",
                 code="tricks_out_of_range",
+                params={"cards": cards, "value": won},
             )
     total = sum(entry.tricks)
     if total != cards:
@@ -216,6 +224,7 @@ def check_entry(
             f"The tricks add up to {total}, but {cards} trick{'s were' if cards != 1 else ' was'}"
             f" played this round.",
             code="tricks_do_not_add_up",
+            params={"total": total, "cards": cards},
         )
 
 

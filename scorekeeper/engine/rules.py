@@ -116,11 +116,6 @@ class RuleSet:
                 "Rule 'dealer_rule_from_round' (the round the dealer rule starts from) must be "
                 "a whole number from 1 to 20."
             )
-        if self.dealer_rule is not DealerRule.NONE and self.bidding is not Bidding.OPEN:
-            raise ValueError(
-                "Plus/minus one and the Canadian rule need open bids: with hidden or secret "
-                "bids the last bidder cannot see which bid would make the total."
-            )
 
     # -- questions the rest of the engine asks ----------------------------------------
 

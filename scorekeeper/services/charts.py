@@ -14,6 +14,7 @@ import pygal
 from markupsafe import Markup
 from pygal.style import Style
 
+from scorekeeper.i18n import _
 from scorekeeper.services.padview import PadView
 
 _STYLE = Style(
@@ -68,8 +69,8 @@ def running_totals(points: list[list[int]], names: list[str], title: str = "") -
         legend_at_bottom=True,
         legend_at_bottom_columns=min(3, max(1, len(names))),
         truncate_legend=-1,
-        x_title="Round",
-        y_title="Total",
+        x_title=_("Round"),
+        y_title=_("Total"),
         title=title or None,
         show_y_guides=True,
         show_x_guides=False,
@@ -80,7 +81,7 @@ def running_totals(points: list[list[int]], names: list[str], title: str = "") -
     )
     for name, series in zip(names, points, strict=True):
         chart.add(name, series)
-    label = title or "Running totals by round"
+    label = title or _("Running totals by round")
     return tostring(_static(chart.render_tree(), label), encoding="unicode")
 
 

@@ -33,6 +33,7 @@ from scorekeeper.engine import (
 )
 from scorekeeper.engine.bots import Bot, Strategy, play_until_waiting
 from scorekeeper.extensions import db
+from scorekeeper.i18n import rule_message
 from scorekeeper.models import DigitalTable, utcnow
 from scorekeeper.models import Game as GameRow
 from scorekeeper.services import games as game_service
@@ -198,7 +199,7 @@ def act(table: DigitalTable, seat: int, action: str, value: str, seq: object) ->
         else:
             raise Rejected("Unknown action.", "bad_request")
     except RuleError as exc:
-        raise Rejected(_words(table, str(exc)), exc.code or "illegal") from None
+        raise Rejected(_words(table, rule_message(exc)), exc.code or "illegal") from None
     except ValueError as exc:  # a suit or card that does not parse
         raise Rejected(str(exc), "bad_request") from None
     actions = list(table.actions)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from scorekeeper.i18n import _
+
 
 class Rejected(ValueError):
     """A request that breaks a rule or is malformed; nothing was stored.
@@ -23,7 +25,9 @@ class Rejected(ValueError):
 class NotFound(LookupError):
     """No game (or round, or player) with that id."""
 
-    def __init__(self, message: str = "There is no game at this address.") -> None:
+    def __init__(self, message: str | None = None) -> None:
+        if message is None:
+            message = _("There is no game at this address.")
         super().__init__(message)
         self.message = message
 

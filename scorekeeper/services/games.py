@@ -22,9 +22,10 @@ from sqlalchemy.orm.exc import StaleDataError
 from scorekeeper import engine
 from scorekeeper.engine import RoundEntry, RuleError, RuleSet, TrumpCall
 from scorekeeper.extensions import db
+from scorekeeper.i18n import _, _n, rule_message
 from scorekeeper.models import Change, Game, Round, RoundResult, Seat, utcnow
+from scorekeeper.services import idempotency, stats
 from scorekeeper.services import players as player_service
-from scorekeeper.services import stats
 from scorekeeper.services.errors import Conflict, NotFound, Rejected
 
 _UNSET: Any = object()
@@ -42,7 +43,7 @@ def parse_rules(data: object) -> RuleSet:
     try:
         return RuleSet.from_dict(data)
     except (ValueError, TypeError) as exc:
-        raise Rejected(str(exc), "bad_rules") from None
+        raise Rejected(rule_message(exc), "bad_rules") from None
 
 
 def create_game(
@@ -54,24 +55,25 @@ def create_game(
         a dealer who isn't at the table, or a rule set those players can't play.
     """
     if not isinstance(names, (list, tuple)):
-        raise Rejected("Players must be a list of 3 to 6 names.", "bad_players")
+        raise Rejected(_("Players must be a list of 3 to 6 names."), "bad_players")
     clean = [player_service.clean_name(n) for n in names]
     try:
         rules.check_players(len(clean))
     except ValueError as exc:
-        raise Rejected(str(exc), "bad_players") from None
+        raise Rejected(rule_message(exc), "bad_players") from None
     keys = [player_service.name_key(n) for n in clean]
     if len(set(keys)) != len(keys):
         twice = next(n for n, k in zip(clean, keys, strict=True) if keys.count(k) > 1)
         raise Rejected(
-            f"{twice} is at the table twice: each player needs their own name.", "bad_players"
+            _("%(name)s is at the table twice: each player needs their own name.", name=twice),
+            "bad_players",
         )
     if (
         isinstance(first_dealer, bool)
         or not isinstance(first_dealer, int)
         or not (0 <= first_dealer < len(clean))
     ):
-        raise Rejected("The first dealer must be one of the players.", "bad_dealer")
+        raise Rejected(_("The first dealer must be one of the players."), "bad_dealer")
     token = secrets.token_urlsafe(24)
     game = Game(
         public_id=secrets.token_urlsafe(16),
@@ -91,7 +93,7 @@ def create_game(
         )
     )
     db.session.add(game)
-    db.session.commit()
+    idempotency.commit()
     return game, token
 
 
@@ -202,7 +204,7 @@ def draft_of(game: Game) -> Draft | None:
 
 def _rejected(exc: RuleError | ValueError) -> Rejected:
     code = getattr(exc, "code", "rule_broken")
-    return Rejected(str(exc), code)
+    return Rejected(rule_message(exc), code)
 
 
 def _check(game: Game, number: int, entry: RoundEntry) -> None:
@@ -230,7 +232,7 @@ def parse_trump(value: object) -> TrumpCall | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str):
-        raise Rejected("Trump must be a suit, 'none', or 'wizard:<suit>'.", "bad_trump")
+        raise Rejected(_("Trump must be a suit, 'none', or 'wizard:<suit>'."), "bad_trump")
     try:
         return TrumpCall.parse(value)
     except ValueError as exc:
@@ -288,12 +290,14 @@ def _finish(
         stats.summarise(game, sheet)
         game.updated_at = utcnow()
         game.changes.append(Change(action=action, summary=summary, round_number=number, data=data))
-        db.session.commit()
+        idempotency.commit()  # with an Idempotency-Key: flushed, committed with the answer
     except (StaleDataError, IntegrityError):
         db.session.rollback()
         raise Conflict(
-            "This game was changed by someone else in the meantime; "
-            "the page now shows the current state.",
+            _(
+                "Already recorded by someone else: the game changed in the meantime. "
+                "Here is the current state."
+            ),
             "conflict",
         ) from None
 
@@ -301,21 +305,29 @@ def _finish(
 def _expect_version(game: Game, version: int | None) -> None:
     if version is not None and version != game.version:
         raise Conflict(
-            "Already recorded by someone else: the game has changed since you "
-            "loaded it. Here is the current state.",
+            _(
+                "Already recorded by someone else: the game has changed since you "
+                "loaded it. Here is the current state."
+            ),
             "conflict",
         )
 
 
 def _bids_list(value: object, players: int) -> list[int | None]:
     if not isinstance(value, (list, tuple)) or len(value) != players:
-        raise Rejected(f"Bids must be a list of {players} numbers in seat order.", "bad_bids")
+        raise Rejected(
+            _("Bids must be a list of %(players)s numbers in seat order.", players=players),
+            "bad_bids",
+        )
     return list(value)
 
 
 def _tricks_list(value: object, players: int) -> list[int]:
     if not isinstance(value, (list, tuple)) or len(value) != players:
-        raise Rejected(f"Tricks must be a list of {players} numbers in seat order.", "bad_tricks")
+        raise Rejected(
+            _("Tricks must be a list of %(players)s numbers in seat order.", players=players),
+            "bad_tricks",
+        )
     return list(value)
 
 
@@ -343,10 +355,17 @@ def record_round(
     draft = draft_of(game)
     if draft is None:
         raise Rejected(
-            f"The game is over: all {len(sheet_of(game).plan)} rounds are recorded.", "game_over"
+            _(
+                "The game is over: all %(rounds)s rounds are recorded.",
+                rounds=len(sheet_of(game).plan),
+            ),
+            "game_over",
         )
     if game.rounds and not game.rounds[-1].complete:
-        raise Rejected(f"Round {draft.number} is still open: add its tricks first.", "round_open")
+        raise Rejected(
+            _("Round %(number)s is still open: add its tricks first.", number=draft.number),
+            "round_open",
+        )
     n = game.player_count
     entry = RoundEntry(
         tuple(_bids_list(bids, n)),
@@ -391,7 +410,7 @@ def update_round(
     _expect_version(game, version)
     rnd = _round_row(game, number) if isinstance(number, int) else None
     if rnd is None:
-        raise NotFound(f"Round {number} is not recorded.")
+        raise NotFound(_("Round %(number)s is not recorded.", number=number))
     old = _entry(rnd)
     n = game.player_count
     new_tricks: tuple[int, ...] | None = old.tricks
@@ -399,7 +418,7 @@ def update_round(
         if tricks is None:
             if rnd.complete and number != len(game.rounds):
                 raise Rejected(
-                    "Only the last round can have its tricks taken back.", "round_complete"
+                    _("Only the last round can have its tricks taken back."), "round_complete"
                 )
             new_tricks = None
         else:
@@ -478,11 +497,13 @@ def delete_last_round(game: Game, number: int, version: int | None = None) -> No
     _expect_version(game, version)
     rnd = _round_row(game, number) if isinstance(number, int) else None
     if rnd is None:
-        raise NotFound(f"Round {number} is not recorded.")
+        raise NotFound(_("Round %(number)s is not recorded.", number=number))
     if rnd is not game.rounds[-1]:
         raise Rejected(
-            f"Only the last round ({game.rounds[-1].number}) can be deleted; "
-            "correct earlier rounds instead.",
+            _(
+                "Only the last round (%(number)s) can be deleted; correct earlier rounds instead.",
+                number=game.rounds[-1].number,
+            ),
             "not_last_round",
         )
     old = _entry(rnd)
@@ -511,7 +532,7 @@ def _draft_entry(
 def _open_draft(game: Game) -> Draft:
     draft = draft_of(game)
     if draft is None:
-        raise Rejected("The game is over: every round of the plan is recorded.", "game_over")
+        raise Rejected(_("The game is over: every round of the plan is recorded."), "game_over")
     return draft
 
 
@@ -526,17 +547,18 @@ def set_bid(game: Game, seat: int, bid: int | None, version: int | None = None) 
     draft = _open_draft(game)
     n = game.player_count
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise Rejected("There is no such player at this table.", "bad_seat")
+        raise Rejected(_("There is no such player at this table."), "bad_seat")
     if any(t is not None for t in draft.tricks):
         raise Rejected(
-            "The tricks are being entered: clear them before changing a bid.", "tricks_started"
+            _("The tricks are being entered: clear them before changing a bid."), "tricks_started"
         )
     rules = rules_of(game)
     names = names_of(game)
     order = engine.bidders(rules, draft.dealer, n)
     if seat not in order:
         raise Rejected(
-            f"{names[seat]} deals and does not bid under Wizard Saboteur.", "dealer_does_not_bid"
+            _("%(name)s deals and does not bid under Wizard Saboteur.", name=names[seat]),
+            "dealer_does_not_bid",
         )
     bids = list(draft.bids)
     if bid is None:
@@ -547,7 +569,7 @@ def set_bid(game: Game, seat: int, bid: int | None, version: int | None = None) 
         before = order[: order.index(seat)]
         waiting = [s for s in before if bids[s] is None]
         if waiting:
-            raise Rejected(f"{names[waiting[0]]} bids first.", "not_your_turn")
+            raise Rejected(_("%(name)s bids first.", name=names[waiting[0]]), "not_your_turn")
         bids[seat] = bid
     entry = _draft_entry(draft, bids)
     _check(game, draft.number, entry)
@@ -583,9 +605,9 @@ def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = 
     names = names_of(game)
     rules = rules_of(game)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise Rejected("There is no such player at this table.", "bad_seat")
+        raise Rejected(_("There is no such player at this table."), "bad_seat")
     if any(draft.bids[s] is None for s in engine.bidders(rules, draft.dealer, n)):
-        raise Rejected("Enter every bid before the tricks.", "bids_missing")
+        raise Rejected(_("Enter every bid before the tricks."), "bids_missing")
     counts = list(draft.tricks)
     if tricks is None:
         counts = [None] * n if counts[seat] is None else counts
@@ -596,14 +618,24 @@ def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = 
             or not isinstance(tricks, int)
             or not (0 <= tricks <= draft.cards)
         ):
-            raise Rejected(f"Tricks taken go from 0 to {draft.cards}.", "tricks_out_of_range")
+            raise Rejected(
+                _("Tricks taken go from 0 to %(cards)s.", cards=draft.cards), "tricks_out_of_range"
+            )
         counts[seat] = tricks
         others = sum(c for s, c in enumerate(counts) if c is not None and s != seat)
         if others + tricks > draft.cards:
             left = draft.cards - others
             raise Rejected(
-                f"{names[seat]} can't have taken {tricks}: only {left} of the {draft.cards} "
-                f"tricks {'are' if left != 1 else 'is'} left.",
+                _n(
+                    "%(name)s can't have taken %(value)s: only %(num)s of the %(cards)s "
+                    "tricks is left.",
+                    "%(name)s can't have taken %(value)s: only %(num)s of the %(cards)s "
+                    "tricks are left.",
+                    left,
+                    name=names[seat],
+                    value=tricks,
+                    cards=draft.cards,
+                ),
                 "tricks_do_not_add_up",
             )
         missing = [s for s, c in enumerate(counts) if c is None]
@@ -623,7 +655,7 @@ def clear_tricks_from(game: Game, seat: int, version: int | None = None) -> None
     draft = _open_draft(game)
     n = game.player_count
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise Rejected("There is no such player at this table.", "bad_seat")
+        raise Rejected(_("There is no such player at this table."), "bad_seat")
     order = engine.bidding_order(draft.dealer, n)
     counts = list(draft.tricks)
     for s in order[order.index(seat) :]:
@@ -647,7 +679,7 @@ def confirm_round(game: Game, version: int | None = None) -> int:
     _expect_version(game, version)
     draft = _open_draft(game)
     if any(t is None for t in draft.tricks):
-        raise Rejected("Enter every player's tricks first.", "tricks_missing")
+        raise Rejected(_("Enter every player's tricks first."), "tricks_missing")
     trump = draft.trump if draft.trump is not None else _default_trump(game, draft.number)
     entry = RoundEntry(tuple(draft.bids), tuple(t or 0 for t in draft.tricks), trump)
     _check(game, draft.number, entry)

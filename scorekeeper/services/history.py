@@ -47,7 +47,7 @@ class GameFilter:
 
         player = args.get("player") or ""
         return cls(
-            player_id=int(player) if player.isdigit() else None,
+            player_id=int(player) if player.isdecimal() else None,
             status=pick("status", STATUSES),
             dealer_rule=pick("dealer_rule", DEALER_RULES),
             round_plan=pick("round_plan", ROUND_PLANS),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scorekeeper import engine
+from scorekeeper import engine, i18n
 from scorekeeper.engine import Bidding, RuleSet, SuitNames, TrumpCall
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
@@ -15,16 +15,32 @@ HIDDEN_BID = "✓"  # a bid that is in but may not be shown yet
 
 def suit_label(suit: engine.Suit, rules: RuleSet) -> str:
     """The suit's name as this game shows it (colours, or French names: P3)."""
-    return (suit.french if rules.suit_names is SuitNames.FRENCH else suit.colour).capitalize()
+    if rules.suit_names is SuitNames.FRENCH:
+        return str(_FRENCH_NAMES[suit.french])
+    return str(_COLOUR_NAMES[suit.colour])
+
+
+_COLOUR_NAMES = {
+    "yellow": i18n._l("Yellow"),
+    "red": i18n._l("Red"),
+    "green": i18n._l("Green"),
+    "blue": i18n._l("Blue"),
+}
+_FRENCH_NAMES = {
+    "hearts": i18n._l("Hearts"),
+    "diamonds": i18n._l("Diamonds"),
+    "clubs": i18n._l("Clubs"),
+    "spades": i18n._l("Spades"),
+}
 
 
 def trump_label(trump: TrumpCall | None, rules: RuleSet) -> str:
     if trump is None:
         return ""
     if trump.suit is None:
-        return "No trump"
+        return i18n._("No trump")
     name = suit_label(trump.suit, rules)
-    return f"Wizard: dealer chose {name}" if trump.wizard_turned else name
+    return i18n._("Wizard: dealer chose %(suit)s", suit=name) if trump.wizard_turned else name
 
 
 _FRENCH_SYMBOL = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}
@@ -241,7 +257,7 @@ def pad_view(game: Game) -> PadView:
         public_id=game.public_id,
         names=names,
         rules=rules,
-        rule_lines=rules.describe(),
+        rule_lines=i18n.describe_rules(rules),
         plan=list(sheet.plan),
         rows=rows,
         totals=totals,
@@ -268,16 +284,18 @@ def _flag(game: Game, sheet: engine.Sheet, scored: engine.ScoredRound) -> str | 
             names=game_service.names_of(game),
         )
     except ValueError as exc:
-        return f"Kept as played, though after a correction: {exc}"
+        return i18n._(
+            "Kept as played, though after a correction: %(reason)s", reason=i18n.rule_message(exc)
+        )
     return None
 
 
 def _balance(total: int, cards: int) -> str:
     if total > cards:
-        return f"{total - cards} over"
+        return i18n._("%(count)s over", count=total - cards)
     if total < cards:
-        return f"{cards - total} under"
-    return "even"
+        return i18n._("%(count)s under", count=cards - total)
+    return i18n._("even")
 
 
 def _draft_view(
@@ -312,7 +330,7 @@ def _draft_view(
                 )
                 choices.append(BidChoice(value, True, None))
             except engine.IllegalBid as exc:
-                choices.append(BidChoice(value, False, str(exc)))
+                choices.append(BidChoice(value, False, i18n.rule_message(exc)))
     shown_total = sum(b for b in draft.bids if b is not None) if show else None
     no_trump_round = engine.deals_every_card(rules, n, draft.cards)
     trump = draft.trump
@@ -357,12 +375,23 @@ def _trick_choices(
     choices = []
     for value in range(draft.cards + 1):
         if value > left:
-            reason = (
-                f"{names[seat]} can't have taken {value}: only {left} of the {draft.cards} "
-                f"tricks {'are' if left != 1 else 'is'} left."
+            reason = i18n._n(
+                "%(name)s can't have taken %(value)s: only %(num)s of the %(cards)s "
+                "tricks is left.",
+                "%(name)s can't have taken %(value)s: only %(num)s of the %(cards)s "
+                "tricks are left.",
+                left,
+                name=names[seat],
+                value=value,
+                cards=draft.cards,
             )
         elif not missing and value != left:
-            reason = f"The tricks must add up to {draft.cards}: {names[seat]} took {left}."
+            reason = i18n._(
+                "The tricks must add up to %(cards)s: %(name)s took %(left)s.",
+                cards=draft.cards,
+                name=names[seat],
+                left=left,
+            )
         else:
             reason = None
         choices.append(BidChoice(value, reason is None, reason))
@@ -418,7 +447,7 @@ def blank_pad(players: int, plan: engine.Plan, names: list[str] | None = None) -
     return BlankPad(
         names=given + [""] * (players - len(given)),
         rules=rules,
-        rule_lines=rules.describe(),
+        rule_lines=i18n.describe_rules(rules),
         plan=cards,
         rows=[
             BlankRow(number, n, engine.deals_every_card(rules, players, n))

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 
+from scorekeeper import i18n
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, Game
 from scorekeeper.services import games as game_service
@@ -65,4 +66,6 @@ def change_log(game: Game, taps: bool = False) -> list[LogLine]:
     if not taps:
         query = query.where(Change.action.not_in(_TAP_ACTIONS))
     changes = db.session.scalars(query.order_by(Change.id.desc()))
-    return [LogLine(c.at, c.round_number, c.action, c.summary) for c in changes]
+    return [
+        LogLine(c.at, c.round_number, c.action, i18n.change_summary(c.summary)) for c in changes
+    ]

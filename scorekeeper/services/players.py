@@ -7,6 +7,7 @@ import unicodedata
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
+from scorekeeper.i18n import _
 from scorekeeper.models import NAME_MAX, Player, Seat
 from scorekeeper.services.errors import Rejected
 
@@ -17,16 +18,21 @@ def clean_name(raw: object) -> str:
     :raises Rejected: for an empty or over-long name, or one with control characters.
     """
     if not isinstance(raw, str):
-        raise Rejected("Each player needs a name.", "bad_name")
+        raise Rejected(_("Each player needs a name."), "bad_name")
     name = " ".join(unicodedata.normalize("NFC", raw).split())
     if not name:
-        raise Rejected("Each player needs a name.", "bad_name")
+        raise Rejected(_("Each player needs a name."), "bad_name")
     if len(name) > NAME_MAX:
         raise Rejected(
-            f"“{name[:20]}…” is too long: names have at most {NAME_MAX} characters.", "bad_name"
+            _(
+                "“%(name)s…” is too long: names have at most %(max)s characters.",
+                name=name[:20],
+                max=NAME_MAX,
+            ),
+            "bad_name",
         )
     if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise Rejected("Names can't contain control characters.", "bad_name")
+        raise Rejected(_("Names can't contain control characters."), "bad_name")
     return name
 
 

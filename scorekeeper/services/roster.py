@@ -11,6 +11,7 @@ from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.orm import aliased
 
 from scorekeeper.extensions import db
+from scorekeeper.i18n import _, _n
 from scorekeeper.models import Player, PlayerCards, Rivalry, RoundResult, Seat
 from scorekeeper.services import players as player_service
 from scorekeeper.services import stats
@@ -20,7 +21,7 @@ from scorekeeper.services.errors import NotFound, Rejected
 def _player(player_id: int) -> Player:
     player = db.session.get(Player, player_id)
     if player is None:
-        raise NotFound("There is no such player.")
+        raise NotFound(_("There is no such player."))
     return player
 
 
@@ -36,8 +37,11 @@ def rename_player(player_id: int, new_name: object) -> Player:
     other = db.session.scalar(select(Player).where(Player.key == key, Player.id != player.id))
     if other is not None:
         raise Rejected(
-            f"There is already a player called {other.name}. If they are the same person, "
-            "merge the two instead.",
+            _(
+                "There is already a player called %(name)s. If they are the same person, "
+                "merge the two instead.",
+                name=other.name,
+            ),
             "name_taken",
         )
     player.name = name
@@ -53,7 +57,7 @@ def merge_players(keep_id: int, merge_id: int) -> Player:
     :raises Rejected: for the same player twice, or two players who sat in the same game.
     """
     if keep_id == merge_id:
-        raise Rejected("Choose two different players to merge.", "same_player")
+        raise Rejected(_("Choose two different players to merge."), "same_player")
     keep, gone = _player(keep_id), _player(merge_id)
     mine, theirs = aliased(Seat), aliased(Seat)
     shared = db.session.scalar(
@@ -64,9 +68,15 @@ def merge_players(keep_id: int, merge_id: int) -> Player:
     )
     if shared:
         raise Rejected(
-            f"{keep.name} and {gone.name} played at the same table "
-            f"({shared} game{'s' if shared != 1 else ''}), so they are two people: "
-            "they can't be merged.",
+            _n(
+                "%(keep)s and %(gone)s played at the same table (%(num)s game), so they are "
+                "two people: they can't be merged.",
+                "%(keep)s and %(gone)s played at the same table (%(num)s games), so they are "
+                "two people: they can't be merged.",
+                shared,
+                keep=keep.name,
+                gone=gone.name,
+            ),
             "played_together",
         )
     db.session.execute(update(Seat).where(Seat.player_id == gone.id).values(player_id=keep.id))

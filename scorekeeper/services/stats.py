@@ -18,6 +18,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
+from scorekeeper.i18n import _
 from scorekeeper.models import Game, Player, PlayerCards, Rivalry, Seat
 from scorekeeper.services.errors import NotFound
 
@@ -259,9 +260,9 @@ class PlayerStats:
     def tendency(self) -> str:
         """Whether the player's misses are mostly taking more tricks than bid, or fewer."""
         if self.overs == self.unders:
-            return "even" if self.overs else "no misses yet"
+            return _("even") if self.overs else _("no misses yet")
         more = self.overs > self.unders
-        return "takes more tricks than bid" if more else "takes fewer tricks than bid"
+        return _("takes more tricks than bid") if more else _("takes fewer tricks than bid")
 
 
 def _count(cond: ColumnElement[bool]) -> ColumnElement[int]:

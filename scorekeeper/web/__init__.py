@@ -12,6 +12,8 @@ from scorekeeper.web import (  # noqa: E402, F401
     health,
     history,
     home,
+    language,
     pads,
+    pwa,
     setup,
 )

@@ -24,6 +24,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
+from scorekeeper import i18n
 from scorekeeper.engine import Bidding, DealerRule, IllegalBid, Plan, RuleSet, Suit, check_bid
 from scorekeeper.extensions import db
 from scorekeeper.models import DigitalTable
@@ -86,7 +87,7 @@ def create() -> ResponseReturnValue:
         )
         made = service.create_table([n for n, _ in seats], [k for _, k in seats], dealer, rules)
     except (ValueError, Rejected) as exc:
-        message = exc.message if isinstance(exc, Rejected) else str(exc)
+        message = exc.message if isinstance(exc, Rejected) else i18n.rule_message(exc)
         db.session.rollback()
         return render_template("digital/new.html", form=values, message=message), 422
     public_id = made.game.public_id
@@ -194,7 +195,7 @@ def _context(table: DigitalTable, seat: int | None, **extra: Any) -> dict[str, A
                     names=names,
                 )
             except IllegalBid as exc:
-                bid_reasons[bid] = str(exc)
+                bid_reasons[bid] = i18n.rule_message(exc)
     context: dict[str, Any] = {
         "v": v,
         "me": seat,
@@ -207,7 +208,7 @@ def _context(table: DigitalTable, seat: int | None, **extra: Any) -> dict[str, A
         "message": None,
         "mode": "seat",
         "poll": POLL_SECONDS,
-        "rules_words": rules.describe(),
+        "rules_words": i18n.describe_rules(rules),
         "open_bids": rules.bidding is Bidding.OPEN,
         "dealer_rule": rules.dealer_rule is not DealerRule.NONE,
         "unicoloured": rules.round_plan is Plan.UNICOLOURED,

@@ -5,6 +5,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.extensions import db
+from scorekeeper.i18n import _
 from scorekeeper.web import bp
 from scorekeeper.web.access import is_htmx
 
@@ -21,7 +22,7 @@ def _error(status: int, title: str, detail: str | None = None) -> tuple[str, int
 @bp.app_errorhandler(404)
 def not_found(error: HTTPException) -> tuple[str, int]:
     """Say the page does not exist and offer the way home."""
-    return _error(404, "Page not found")
+    return _error(404, _("Page not found"))
 
 
 @bp.app_errorhandler(403)
@@ -29,9 +30,11 @@ def forbidden(error: HTTPException) -> tuple[str, int]:
     """A change asked for by a browser that only follows the game."""
     return _error(
         403,
-        "You are following this game",
-        "Only the scorer can change it. To keep score on this phone, open the scorer "
-        "link (the scorer finds it under “Share scoring”).",
+        _("You are following this game"),
+        _(
+            "Only the scorer can change it. To keep score on this phone, open the scorer "
+            "link (the scorer finds it under “Share scoring”)."
+        ),
     )
 
 
@@ -40,8 +43,8 @@ def csrf_failed(error: CSRFError) -> tuple[str, int]:
     """A form without a valid CSRF token: stale page, or sent from elsewhere."""
     return _error(
         400,
-        "This page has expired",
-        "Nothing was changed. Reload the page and try again.",
+        _("This page has expired"),
+        _("Nothing was changed. Reload the page and try again."),
     )
 
 
@@ -49,4 +52,4 @@ def csrf_failed(error: CSRFError) -> tuple[str, int]:
 def internal_error(error: Exception) -> tuple[str, int]:
     """Roll back whatever the failed request left in the session, then apologise."""
     db.session.rollback()
-    return _error(500, "Something went wrong")
+    return _error(500, _("Something went wrong"))

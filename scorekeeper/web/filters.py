@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from scorekeeper import i18n
 from scorekeeper.web import bp
 
 
@@ -20,13 +21,11 @@ def utc_iso(when: datetime) -> str:
 
 @bp.app_template_filter("utc_short")
 def utc_short(when: datetime) -> str:
-    """A short UTC time for pages read without JavaScript."""
-    return _utc(when).strftime("%d %b %H:%M UTC")
+    """A short UTC time in the reader's format, for pages read without JavaScript."""
+    return i18n.short_datetime(_utc(when))
 
 
 @bp.app_template_filter("signed")
 def signed(value: int | None) -> str:
-    """A score change with its sign: +30, -10, 0."""
-    if value is None:
-        return ""
-    return f"+{value}" if value > 0 else str(value)
+    """A score change with its sign, in the reader's number format: +30, −10, 0."""
+    return i18n.signed(value)

@@ -7,6 +7,7 @@ broken answers 422 with the same fragments and the reason; nothing is stored the
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -23,7 +24,9 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper import i18n
 from scorekeeper.extensions import db
+from scorekeeper.idempotency import idempotent
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
 from scorekeeper.services import pages as page_service
@@ -112,11 +115,28 @@ def _act(
     return _game_response(game)
 
 
+def _refuse(message: str, public_id: str, **_: object) -> Response:
+    """A request refused before it was looked at (a reused idempotency key): 422."""
+    return _game_response(load_game(public_id), 422, message=message)
+
+
+# Every change carries an idempotency key: app.js sends one per tap as a header, and
+# each rendered form holds one for phones without JavaScript. A retry answers as the
+# first request did and records nothing twice.
+write = idempotent(_refuse, authorize=lambda public_id, **_: require_scorer(load_game(public_id)))
+
+
+@bp.app_template_global("idempotency_key")
+def new_idempotency_key() -> str:
+    """A fresh key for a form that changes something."""
+    return secrets.token_urlsafe(16)
+
+
 def _form_int(name: str, blank: object = "") -> Any:
     """A number from the form; anything else goes on as text for the service to refuse
     (``blank`` stands for an empty field: a V6 dealer's missing bid in a correction)."""
     value = request.form.get(name, "").strip()
-    if value.lstrip("-").isdigit():
+    if value.lstrip("-").isdecimal():
         return int(value)
     return blank if value in ("", "–") else value
 
@@ -181,6 +201,7 @@ def claim_scorer(public_id: str, token: str) -> ResponseReturnValue:
 
 
 @bp.post("/games/<public_id>/trump")
+@write
 def set_trump(public_id: str) -> ResponseReturnValue:
     """Record (or clear) the open round's trump."""
     trump = request.form.get("trump", "")
@@ -188,6 +209,7 @@ def set_trump(public_id: str) -> ResponseReturnValue:
 
 
 @bp.post("/games/<public_id>/bid")
+@write
 def enter_bid(public_id: str) -> ResponseReturnValue:
     """One player's bid."""
     seat, bid = _form_int("seat"), _form_int("bid")
@@ -195,6 +217,7 @@ def enter_bid(public_id: str) -> ResponseReturnValue:
 
 
 @bp.post("/games/<public_id>/tricks")
+@write
 def enter_tricks(public_id: str) -> ResponseReturnValue:
     """One player's tricks; the last one fills itself in."""
     seat, tricks = _form_int("seat"), _form_int("tricks")
@@ -202,10 +225,11 @@ def enter_tricks(public_id: str) -> ResponseReturnValue:
 
 
 @bp.post("/games/<public_id>/clear")
+@write
 def clear_entry(public_id: str) -> ResponseReturnValue:
     """Take back a bid or a trick count (and the ones after it): "bid:2", "tricks:0"."""
     kind, _, arg = request.form.get("clear", "").partition(":")
-    seat: Any = int(arg) if arg.isdigit() else arg
+    seat: Any = int(arg) if arg.isdecimal() else arg
     if kind == "bid":
         return _act(public_id, lambda g: game_service.set_bid(g, seat, None, _version()))
     if kind == "tricks":
@@ -214,10 +238,11 @@ def clear_entry(public_id: str) -> ResponseReturnValue:
 
 
 def _nothing_to_clear(game: Game) -> None:
-    raise Rejected("There is nothing to take back.", "bad_clear")
+    raise Rejected(i18n._("There is nothing to take back."), "bad_clear")
 
 
 @bp.post("/games/<public_id>/confirm")
+@write
 def confirm(public_id: str) -> ResponseReturnValue:
     """Score the round: the new totals appear on the pad."""
     return _act(public_id, lambda g: game_service.confirm_round(g, _version()))
@@ -255,6 +280,7 @@ def edit_round(public_id: str, number: int) -> Response:
 
 
 @bp.post("/games/<public_id>/rounds/<int:number>")
+@write
 def correct_round(public_id: str, number: int) -> ResponseReturnValue:
     """Correct a scored round: the rule set checks it with the totals before it (P2)."""
     game = load_game(public_id)
@@ -276,7 +302,11 @@ def correct_round(public_id: str, number: int) -> ResponseReturnValue:
         sent = {"bids": bids, "tricks": tricks, "trump": trump}
         return _edit_response(game, number, exc.status, message=exc.message, sent=sent)
     changed = game.version != version
-    flash(f"Round {number} corrected." if changed else f"Round {number}: nothing changed.")
+    flash(
+        i18n._("Round %(number)s corrected.", number=number)
+        if changed
+        else i18n._("Round %(number)s: nothing changed.", number=number)
+    )
     if not is_htmx():
         return _back_to_game(game)
     return _game_response(game)
@@ -293,10 +323,11 @@ def delete_round_confirm(public_id: str, number: int) -> Response:
 
 
 @bp.post("/games/<public_id>/rounds/<int:number>/delete")
+@write
 def delete_round(public_id: str, number: int) -> ResponseReturnValue:
     """Delete the last round (the change log keeps it)."""
     return _act(
         public_id,
         lambda g: game_service.delete_last_round(g, number, _version()),
-        done=f"Round {number} deleted.",
+        done=i18n._("Round %(number)s deleted.", number=number),
     )

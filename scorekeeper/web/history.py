@@ -7,24 +7,25 @@ from datetime import UTC, datetime
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper.i18n import _, _l
 from scorekeeper.services import games as game_service
 from scorekeeper.services import history, roster, stats, transfer
 from scorekeeper.services.errors import NotFound, Rejected
 from scorekeeper.web import bp
 
 RULE_NAMES = {
-    "none": "no dealer rule",
-    "plus_minus_one": "plus/minus one",
-    "canadian": "Canadian rule",
-    "full": "full game",
-    "short": "short game",
-    "unicoloured": "unicoloured",
+    "none": _l("no dealer rule"),
+    "plus_minus_one": _l("plus/minus one"),
+    "canadian": _l("Canadian rule"),
+    "full": _l("full game"),
+    "short": _l("short game"),
+    "unicoloured": _l("unicoloured"),
 }
 
 
 def _page() -> int:
     raw = request.args.get("page", "1")
-    return int(raw) if raw.isdigit() and int(raw) > 0 else 1
+    return int(raw) if raw.isdecimal() and int(raw) > 0 else 1
 
 
 @bp.get("/games")
@@ -75,7 +76,7 @@ def player_rename(player_id: int) -> BaseResponse | tuple[str, int]:
         abort(404)
     except Rejected as exc:
         return _player_page(player_id, exc.message, 422)
-    flash(f"Renamed to {player.name}.")
+    flash(_("Renamed to %(name)s.", name=player.name))
     return redirect(url_for("web.player_page", player_id=player_id), 303)
 
 
@@ -83,15 +84,15 @@ def player_rename(player_id: int) -> BaseResponse | tuple[str, int]:
 def player_merge(player_id: int) -> BaseResponse | tuple[str, int]:
     """Merge another name into this player (their games move here)."""
     other = request.form.get("other", "")
-    if not other.isdigit():
-        return _player_page(player_id, "Choose the name to merge into this player.", 422)
+    if not other.isdecimal():
+        return _player_page(player_id, _("Choose the name to merge into this player."), 422)
     try:
         player = roster.merge_players(player_id, int(other))
     except NotFound:
         abort(404)
     except Rejected as exc:
         return _player_page(player_id, exc.message, 422)
-    flash(f"Merged: all those games are now {player.name}'s.")
+    flash(_("Merged: all those games are now %(name)s's.", name=player.name))
     return redirect(url_for("web.player_page", player_id=player_id), 303)
 
 
@@ -128,7 +129,7 @@ def history_upload() -> BaseResponse | tuple[str, int]:
     """Restore games from an uploaded history file; a bad file stores nothing."""
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        return render_template("history/transfer.html", error="Choose a file to import."), 422
+        return render_template("history/transfer.html", error=_("Choose a file to import.")), 422
     try:
         result = transfer.import_history(upload.read())
     except Rejected as exc:

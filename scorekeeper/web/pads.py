@@ -25,8 +25,9 @@ from flask import Response, abort, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper import pdf
+from scorekeeper import i18n, pdf
 from scorekeeper.engine import MAX_PLAYERS, MIN_PLAYERS, Plan, RuleSet
+from scorekeeper.i18n import LazyString, _, _l
 from scorekeeper.services import games as game_service
 from scorekeeper.services.errors import NotFound, Rejected
 from scorekeeper.services.padview import (
@@ -41,10 +42,10 @@ from scorekeeper.services.players import clean_name
 from scorekeeper.web import bp
 
 PLANS: dict[str, Plan] = {"full": Plan.FULL, "short": Plan.SHORT, "unicoloured": Plan.UNICOLOURED}
-PLAN_NAMES: dict[Plan, str] = {
-    Plan.FULL: "Full game",
-    Plan.SHORT: "Short game",
-    Plan.UNICOLOURED: "Unicoloured game",
+PLAN_NAMES: dict[Plan, LazyString] = {
+    Plan.FULL: _l("Full game"),
+    Plan.SHORT: _l("Short game"),
+    Plan.UNICOLOURED: _l("Unicoloured game"),
 }
 NAMES_PARAM_MAX = 400  # characters of all names together, commas included
 BLANK_MAX_AGE = 24 * 3600
@@ -87,38 +88,63 @@ def parse_blank_request(args: MultiDict[str, str]) -> BlankRequest:
         players = int(raw_players)
     else:
         raise BadRequest(
-            f"The number of players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}."
+            _(
+                "The number of players must be a whole number from %(low)s to %(high)s.",
+                low=MIN_PLAYERS,
+                high=MAX_PLAYERS,
+            )
         )
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise BadRequest(f"Wizard is played by 3 to 6 players, not {players}.")
+        raise BadRequest(_("Wizard is played by 3 to 6 players, not %(players)s.", players=players))
     plan = args.get("plan", "full").strip().lower() or "full"
     if plan not in PLANS:
         raise BadRequest(
-            f"There is no round plan called “{plan[:20]}”: choose full, short or unicoloured."
+            _(
+                "There is no round plan called “%(plan)s”: choose full, short or unicoloured.",
+                plan=plan[:20],
+            )
         )
     try:
         RuleSet(round_plan=PLANS[plan]).check_players(players)
-    except ValueError as exc:
-        raise BadRequest(f"{exc} For {players} players, choose the full or short game.") from None
+    except ValueError:
+        raise BadRequest(
+            _(
+                "The unicoloured game is for 3 or 4 players only. For %(players)s players, "
+                "choose the full or short game.",
+                players=players,
+            )
+        ) from None
     paper = args.get("paper", "a4").strip().lower() or "a4"
     if paper not in pdf.PAPERS:
-        raise BadRequest(f"There is no paper called “{paper[:20]}”: choose a4 or letter.")
+        raise BadRequest(_no_paper(paper))
     if len(names) > players:
         raise BadRequest(
-            f"{len(names)} names for {players} players: give at most {players} names, "
-            "or choose more players."
+            _(
+                "%(count)s names for %(players)s players: give at most %(players)s names, "
+                "or choose more players.",
+                count=len(names),
+                players=players,
+            )
         )
     return BlankRequest(players, plan, paper, tuple(names))
 
 
 def _parse_names(values: list[str]) -> list[str]:
     if sum(len(v) + 1 for v in values) > NAMES_PARAM_MAX:
-        raise BadRequest(f"The names are too long: at most {NAMES_PARAM_MAX} characters in all.")
+        raise BadRequest(
+            _("The names are too long: at most %(max)s characters in all.", max=NAMES_PARAM_MAX)
+        )
     names = [" ".join(part.split()) for value in values for part in value.split(",")]
     while names and not names[-1]:
         names.pop()  # "Ann,Ben," or an empty field: nothing more to print
     if len(names) > MAX_PLAYERS:
-        raise BadRequest(f"{len(names)} names: Wizard has at most {MAX_PLAYERS} players.")
+        raise BadRequest(
+            _(
+                "%(count)s names: Wizard has at most %(max)s players.",
+                count=len(names),
+                max=MAX_PLAYERS,
+            )
+        )
     try:
         return [clean_name(n) if n else "" for n in names]
     except Rejected as exc:
@@ -170,7 +196,7 @@ def game_pad_pdf(public_id: str) -> ResponseReturnValue:
         abort(404)
     paper = request.args.get("paper", "a4").strip().lower() or "a4"
     if paper not in pdf.PAPERS:
-        message = f"There is no paper called “{paper[:20]}”: choose a4 or letter."
+        message = _no_paper(paper)
         return Response(message, status=400, mimetype="text/plain")
     etag = _etag(f"game|{game.public_id}|{game.version}|{paper}")
     if request.if_none_match.contains(etag):
@@ -198,19 +224,21 @@ def pad_context(pad: PadView | BlankPad, paper: str) -> dict[str, Any]:
     show_trump = not rules.unicoloured
     small_print = [_scoring_line(rules), _plan_line(rules, pad.plan)]
     if not blank:
-        small_print.append("Rules of this game: " + "; ".join(pad.rule_lines) + ".")
+        small_print.append(_("Rules of this game: %(rules)s.", rules="; ".join(pad.rule_lines)))
     standings: list[tuple[int, str, int, bool]] = []
     standings_label = ""
     winners: list[int] = []
     date_text = None
     if isinstance(pad, PadView):
         if isinstance(pad.created_at, datetime):
-            date_text = f"{pad.created_at.day} {pad.created_at:%B %Y}"
+            date_text = i18n.date_text(pad.created_at)
         played = sum(1 for row in pad.rows if row.complete)
         if played:
             winners = pad.winners if pad.finished else []
             standings_label = (
-                "Final standings" if pad.finished else f"After round {played} of {len(pad.plan)}"
+                _("Final standings")
+                if pad.finished
+                else _("After round %(played)s of %(rounds)s", played=played, rounds=len(pad.plan))
             )
             place = 0
             previous: int | None = None
@@ -225,13 +253,18 @@ def pad_context(pad: PadView | BlankPad, paper: str) -> dict[str, Any]:
         trump=show_trump,
         small_print=small_print,
         header_text=f"{standings_label}: "
-        + " · ".join(f"{place}. ★ {name} {total}" for place, name, total, _ in standings)
+        + " · ".join(f"{place}. ★ {name} {total}" for place, name, total, _won in standings)
         if standings
         else "",
     )
     subtitle = (
-        f"{players} players · {PLAN_NAMES[rules.round_plan]}, {len(pad.plan)} rounds"
-        f" · {pdf.PAPER_NAMES[paper]}"
+        _(
+            "%(players)s players · %(plan)s, %(rounds)s rounds",
+            players=players,
+            plan=PLAN_NAMES[rules.round_plan],
+            rounds=len(pad.plan),
+        )
+        + f" · {_paper_name(paper)}"
     )
     if not blank:
         subtitle = subtitle.rsplit(" · ", 1)[0]
@@ -240,7 +273,9 @@ def pad_context(pad: PadView | BlankPad, paper: str) -> dict[str, Any]:
         "blank": blank,
         "layout": layout,
         "names": pad.names,
-        "title": f"Wizard score pad: {', '.join(n for n in pad.names if n) or subtitle}",
+        "title": _(
+            "Wizard score pad: %(names)s", names=", ".join(n for n in pad.names if n) or subtitle
+        ),
         "subtitle": subtitle,
         "date_text": date_text,
         "standings": standings,
@@ -257,29 +292,46 @@ def pad_context(pad: PadView | BlankPad, paper: str) -> dict[str, Any]:
 
 def _scoring_line(rules: RuleSet) -> str:
     s = rules.scoring
-    return (
-        f"Scoring: a player who takes exactly the tricks bid scores {s.exact_bonus} "
-        f"+ {s.per_trick} per trick taken; otherwise −{s.per_miss} per trick over or under. "
+    return _(
+        "Scoring: a player who takes exactly the tricks bid scores %(bonus)s "
+        "+ %(per_trick)s per trick taken; otherwise −%(per_miss)s per trick over or under. "
         "Write each bid in the narrow column before the round is played, "
-        "the new total in the wide column after it."
+        "the new total in the wide column after it.",
+        bonus=s.exact_bonus,
+        per_trick=s.per_trick,
+        per_miss=s.per_miss,
     )
 
 
 def _plan_line(rules: RuleSet, plan: list[int]) -> str:
     if rules.round_plan is Plan.UNICOLOURED:
-        return (
-            f"Unicoloured game: {len(plan)} rounds, {plan[0]} to {plan[-1]} cards from each "
-            "player's own colour; no trump; the highest number wins a trick."
+        return _(
+            "Unicoloured game: %(rounds)s rounds, %(first)s to %(last)s cards from each "
+            "player's own colour; no trump; the highest number wins a trick.",
+            rounds=len(plan),
+            first=plan[0],
+            last=plan[-1],
         )
     cards = (
-        f"1 to {plan[-1]} cards each"
+        _("1 to %(last)s cards each", last=plan[-1])
         if rules.round_plan is Plan.FULL
-        else f"{', '.join(map(str, plan))} cards each"
+        else _("%(cards)s cards each", cards=", ".join(map(str, plan)))
     )
-    return (
-        f"{PLAN_NAMES[rules.round_plan]}: {len(plan)} rounds, {cards}; the dealer turns up "
-        "trump; the last round deals every card and has no trump."
+    return _(
+        "%(plan)s: %(rounds)s rounds, %(cards)s; the dealer turns up "
+        "trump; the last round deals every card and has no trump.",
+        plan=PLAN_NAMES[rules.round_plan],
+        rounds=len(plan),
+        cards=cards,
     )
+
+
+def _no_paper(paper: str) -> str:
+    return _("There is no paper called “%(paper)s”: choose a4 or letter.", paper=paper[:20])
+
+
+def _paper_name(paper: str) -> str:
+    return _("US Letter") if paper == "letter" else str(pdf.PAPER_NAMES[paper])
 
 
 # -- HTTP details -----------------------------------------------------------------------------
@@ -294,6 +346,8 @@ def _render_version(template_folder: str, static_folder: str) -> str:
     for path in sorted(Path(template_folder, "pad").glob("*.html")):
         digest.update(path.read_bytes())
     digest.update(Path(static_folder, "css", "print.css").read_bytes())
+    for catalog in sorted(i18n.TRANSLATIONS.glob("*/LC_MESSAGES/messages.mo")):
+        digest.update(catalog.read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -309,7 +363,9 @@ def _etag(key: str) -> str:
         str(Path(current_app.root_path, current_app.template_folder or "templates")),
         current_app.static_folder or "static",
     )
-    return hashlib.sha256(f"{version}|{key}".encode()).hexdigest()[:32]
+    # The same pad in another language is another document.
+    language = i18n.current_language()
+    return hashlib.sha256(f"{version}|{language}|{key}".encode()).hexdigest()[:32]
 
 
 class PdfCache:

@@ -11,6 +11,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper.engine import MAX_PLAYERS
+from scorekeeper.i18n import LazyString, _, _l
 from scorekeeper.services import games as game_service
 from scorekeeper.services import players as player_service
 from scorekeeper.services.errors import Rejected
@@ -19,11 +20,14 @@ from scorekeeper.web.access import grant_scorer, is_htmx
 
 # Named presets: each sets every rule switch (not the players). The form shows the
 # switches, so a preset is only a quick way to set them, and can be adjusted after.
-PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
-    "book": ("The book", {}),
-    "german": ("German rule", {"dealer_rule": "plus_minus_one"}),
-    "canadian": ("Canadian rule", {"dealer_rule": "canadian"}),
-    "short": ("Short game, German rule", {"round_plan": "short", "dealer_rule": "plus_minus_one"}),
+PRESETS: dict[str, tuple[LazyString, dict[str, Any]]] = {
+    "book": (_l("The book"), {}),
+    "german": (_l("German rule"), {"dealer_rule": "plus_minus_one"}),
+    "canadian": (_l("Canadian rule"), {"dealer_rule": "canadian"}),
+    "short": (
+        _l("Short game, German rule"),
+        {"round_plan": "short", "dealer_rule": "plus_minus_one"},
+    ),
 }
 
 # The rule switches as the form sends them, with the book's values as defaults.
@@ -107,7 +111,11 @@ class SetupForm:
             if not typed.strip():
                 self.names[slot] = name
                 return None
-        return f"The table is full: {name} can't join, Wizard is played by at most {MAX_PLAYERS}."
+        return _(
+            "The table is full: %(name)s can't join, Wizard is played by at most %(max)s.",
+            name=name,
+            max=MAX_PLAYERS,
+        )
 
     def preset(self, key: str) -> None:
         if key not in PRESETS:
@@ -167,7 +175,7 @@ def edit_setup() -> Response:
     form = SetupForm.parse(request.form)
     action, _, arg = request.form.get("do", "").partition(":")
     message = None
-    if action in ("up", "down") and arg.isdigit():
+    if action in ("up", "down") and arg.isdecimal():
         form.move(int(arg), -1 if action == "up" else 1)
     elif action == "name" and arg:
         message = form.toggle(arg)

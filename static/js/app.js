@@ -37,3 +37,352 @@
   document.addEventListener("DOMContentLoaded", function () { enhance(document); });
   document.addEventListener("htmx:load", function (event) { enhance(event.detail.elt); });
 })();
+
+// The installed app: the service worker (static files from a cache), and a screen that
+// stays on while a game is open on the table.
+(function () {
+  "use strict";
+
+  var worker = document.querySelector('meta[name="service-worker"]');
+  if (worker && "serviceWorker" in navigator) {
+    window.addEventListener("load", function () {
+      navigator.serviceWorker.register(worker.content).catch(function () {
+        // No worker (e.g. plain HTTP on a home network): the pages work the same.
+      });
+    });
+  }
+
+  // Screen Wake Lock, only on pages marked data-keep-awake (the score pad, a digital
+  // seat). The browser drops the lock when the page is hidden; take it again on return.
+  var lock = null;
+  function keepAwake() {
+    if (lock || document.visibilityState !== "visible") return;
+    if (!navigator.wakeLock || !document.querySelector("[data-keep-awake]")) return;
+    lock = "pending";
+    navigator.wakeLock.request("screen").then(function (sentinel) {
+      lock = sentinel;
+      sentinel.addEventListener("release", function () { lock = null; });
+    }).catch(function () {
+      lock = null; // refused (battery saver, not allowed): the screen may dim as usual
+    });
+  }
+  document.addEventListener("visibilitychange", keepAwake);
+  document.addEventListener("DOMContentLoaded", keepAwake);
+
+  // A tap replaces the entry panel, and with it the focused button. Someone entering a
+  // round with a keyboard (or a switch) carries on at the next number key, not at the top.
+  document.addEventListener("htmx:afterSettle", function () {
+    var panel = document.getElementById("entry");
+    if (!panel || (document.activeElement && document.activeElement !== document.body)) return;
+    var next = panel.querySelector("form.taps .key:not([disabled]), button.confirm");
+    if (next) next.focus({ preventScroll: true });
+  });
+})();
+
+// Entries that can't reach the server (Wi-Fi gone at the table) stay on screen marked
+// "not saved yet", wait in a queue (kept in localStorage, so a reload keeps them) and go
+// out again, in order and with the same Idempotency-Key, once the connection is back:
+// the server answers a retry it has already seen with its first answer, so nothing is
+// ever recorded twice. The header says whether the phone is online and whether its last
+// entry was saved.
+(function () {
+  "use strict";
+
+  var net = document.getElementById("net");
+  if (!net || !window.htmx) return;
+  var banner = document.getElementById("unsaved");
+  var STORE = "scorekeeper:unsaved:" + location.pathname;
+  var RETRY_MS = 4000;
+  var queue = load();
+  var reachable = navigator.onLine !== false;
+  var saveState = queue.length ? "unsaved" : null;
+  var sending = false;
+  var timer = null;
+
+  function load() {
+    try { return JSON.parse(localStorage.getItem(STORE) || "[]") || []; } catch (e) { return []; }
+  }
+  function store() {
+    try {
+      if (queue.length) localStorage.setItem(STORE, JSON.stringify(queue));
+      else localStorage.removeItem(STORE);
+    } catch (e) { /* private mode: the queue lives in memory only */ }
+  }
+
+  function newKey() {
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);  // works on plain HTTP too (randomUUID does not)
+    return Array.prototype.map.call(bytes, function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
+  }
+
+  function online() { return navigator.onLine !== false && reachable; }
+
+  function show() {
+    var n = queue.length;
+    net.hidden = false;
+    net.classList.toggle("offline", !online());
+    net.querySelector(".net-state").textContent = net.dataset[online() ? "online" : "offline"];
+    var save = "";
+    if (n) save = n === 1 ? net.dataset.unsavedOne : net.dataset.unsavedMany.replace("{n}", n);
+    else if (saveState === "saving") save = net.dataset.saving;
+    else if (saveState === "saved") save = net.dataset.saved;
+    net.querySelector(".save-state").textContent = save;
+    net.classList.toggle("unsaved", n > 0);
+    if (banner && saveState !== "refused") {
+      banner.hidden = n === 0;
+      banner.textContent = n ? net.dataset[online() ? "saving" : "offline"] + " — " + save : "";
+    }
+  }
+
+  function bodyOf(formData) {
+    var params = new URLSearchParams();
+    formData.forEach(function (value, name) {
+      if (typeof value === "string") params.append(name, value);
+    });
+    return params.toString();
+  }
+
+  // -- showing a queued entry ------------------------------------------------------------
+
+  function unsavedMark(value) {
+    var mark = document.createElement("span");
+    mark.className = "val unsaved";
+    mark.textContent = value;
+    var label = document.createElement("span");
+    label.className = "visually-hidden";
+    label.textContent = " (" + net.dataset.unsavedLabel + ")";
+    mark.appendChild(label);
+    mark.title = net.dataset.unsavedLabel;
+    return mark;
+  }
+
+  function cell(row, column) { return row.querySelectorAll("td.c")[column]; }
+  function waiting(row, column) {
+    if (column === 0 && row.hasAttribute("data-no-bid")) return false;
+    var td = cell(row, column);
+    return Boolean(td && td.querySelector(".wait"));
+  }
+
+  // A bid or a trick count tapped while offline: write it into the table, then ask for
+  // the next player's as the server would have (it checks every rule when it gets them).
+  function showQueued(form, params) {
+    var column = params.has("bid") ? 0 : params.has("tricks") ? 1 : -1;
+    var entry = document.getElementById("entry");
+    if (column < 0 || !form || !form.classList.contains("taps") || !entry) {
+      var button = form && form.querySelector("button[type=submit]");
+      if (button) button.classList.add("unsaved");
+      return;
+    }
+    var value = params.get(column ? "tricks" : "bid");
+    var rows = Array.prototype.slice.call(entry.querySelectorAll("tr[data-seat]"));
+    var row = rows.filter(function (r) { return r.dataset.seat === params.get("seat"); })[0];
+    if (!row) return;
+    var td = cell(row, column);
+    td.replaceChildren(unsavedMark(value));
+    var open = rows.filter(function (r) { return waiting(r, column); });
+    if (column === 1) {
+      var cards = parseInt((entry.querySelector(".cards-each .num") || {}).textContent, 10);
+      var taken = rows.reduce(function (sum, r) {
+        var n = parseInt(cell(r, 1).textContent, 10);
+        return isNaN(n) ? sum : sum + n;
+      }, 0);
+      if (open.length === 1 && !isNaN(cards)) {
+        // The last count fills itself in, as the server will do.
+        cell(open[0], 1).replaceChildren(unsavedMark(String(cards - taken)));
+        open = [];
+      }
+      form.querySelectorAll("button[name=tricks]").forEach(function (key) {
+        key.disabled = !isNaN(cards) && parseInt(key.value, 10) > cards - taken;
+      });
+    } else {
+      form.querySelectorAll("button[name=bid]").forEach(function (key) {
+        key.disabled = false;
+        key.removeAttribute("aria-describedby");
+      });
+      form.querySelectorAll(".why").forEach(function (why) { why.remove(); });
+    }
+    var ask = form.querySelector(".ask");
+    var next = open[0];
+    rows.forEach(function (r) { r.classList.remove("now"); });
+    var balance = entry.querySelector(".balance");
+    if (balance) balance.hidden = true;  // worked out again when the server has the entries
+    if (!next) {
+      form.querySelector(".keys").hidden = true;
+      if (ask) ask.textContent = net.dataset.waiting;
+      return;
+    }
+    next.classList.add("now");
+    var oldName = row.querySelector(".who").textContent;
+    var newName = next.querySelector(".who").textContent;
+    form.querySelector("input[name=seat]").value = next.dataset.seat;
+    if (ask) {
+      var walker = document.createTreeWalker(ask, NodeFilter.SHOW_TEXT);
+      while (walker.nextNode()) {
+        var text = walker.currentNode;
+        if (text.nodeValue.indexOf(oldName) >= 0) {
+          text.nodeValue = text.nodeValue.replace(oldName, newName);
+          break;
+        }
+      }
+    }
+  }
+
+  function enqueue(config, sent) {
+    var params = new URLSearchParams(bodyOf(config.formData));
+    queue.push({
+      key: config.headers["Idempotency-Key"],
+      path: config.path,
+      body: params.toString(),
+      sent: sent
+    });
+    store();
+    showQueued(config.elt && config.elt.closest("form"), params);
+    saveState = "unsaved";
+    show();
+    schedule();
+  }
+
+  // -- sending ----------------------------------------------------------------------------
+
+  function csrfToken() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return null; }
+  }
+
+  function versionIn(html) {
+    var found = /id="entry"[^>]*data-version="(\d+)"/.exec(html);
+    return found ? found[1] : null;
+  }
+
+  function refreshPanel() {
+    return htmx.ajax("GET", net.dataset.panel, { target: "#entry", swap: "outerHTML" });
+  }
+
+  function schedule() {
+    if (timer === null && queue.length) timer = setInterval(flush, RETRY_MS);
+  }
+
+  function flush() {
+    if (sending) return;
+    if (!queue.length) {
+      if (timer !== null) { clearInterval(timer); timer = null; }
+      return;
+    }
+    if (navigator.onLine === false) return;
+    sending = true;
+    saveState = "saving";
+    var entry = queue[0];
+    var params = new URLSearchParams(entry.body);
+    var token = csrfToken();
+    if (token) params.set("csrf_token", token);  // not part of what the key stands for
+    entry.sent = true;
+    store();
+    var headers = {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "HX-Request": "true",
+      "HX-Target": "entry",
+      "HX-Current-URL": location.href,
+      "Idempotency-Key": entry.key
+    };
+    if (token) headers["X-CSRFToken"] = token;
+    fetch(entry.path, {
+      method: "POST", headers: headers, body: params.toString(), credentials: "same-origin"
+    }).then(function (response) {
+      return response.text().then(function (html) {
+        sending = false;
+        reachable = true;
+        if (response.status >= 500) { show(); return; }  // try again later
+        queue.shift();
+        if (response.ok) {
+          // The next entries were made on top of this one: they go on from its version
+          // (unless they went out before, when their request must stay as it was).
+          var version = versionIn(html);
+          queue.forEach(function (later) {
+            if (!later.sent && version) {
+              var p = new URLSearchParams(later.body);
+              p.set("v", version);
+              later.body = p.toString();
+            }
+          });
+        } else {
+          // Refused (changed by someone else, or a rule broken): the entries after it
+          // were made on top of it, so they go too; the panel shows why and what is stored.
+          queue = [];
+          saveState = "refused";
+          var alert = new DOMParser().parseFromString(html, "text/html").querySelector(".alert");
+          if (banner) {
+            banner.hidden = false;
+            banner.textContent = alert ? alert.textContent : net.dataset.refused;
+          }
+        }
+        store();
+        if (queue.length) { flush(); return; }
+        if (saveState !== "refused") saveState = "saved";
+        show();
+        refreshPanel();
+      });
+    }).catch(function () {
+      sending = false;
+      reachable = false;
+      saveState = "unsaved";
+      show();
+    });
+  }
+
+  // -- htmx's requests ----------------------------------------------------------------------
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var config = event.detail;
+    if (config.verb === "get") return;
+    config.headers["Idempotency-Key"] = newKey();
+    if (queue.length || navigator.onLine === false) {
+      // Behind unsaved entries (or offline): wait in line, in order.
+      event.preventDefault();
+      enqueue(config, false);
+    } else {
+      saveState = "saving";
+      show();
+    }
+  });
+
+  function failed(event) {
+    reachable = false;
+    var config = event.detail.requestConfig;
+    if (config && config.verb !== "get") enqueue(config, true);
+    else show();
+  }
+  document.addEventListener("htmx:sendError", failed);
+  document.addEventListener("htmx:timeout", failed);
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (!xhr || !xhr.status) return;  // no answer: sendError / timeout handle it
+    reachable = true;
+    var config = event.detail.requestConfig;
+    if (config && config.verb !== "get" && !queue.length) {
+      saveState = xhr.status < 300 ? "saved" : null;
+    }
+    show();
+  });
+
+  window.addEventListener("online", function () { reachable = true; show(); flush(); });
+  window.addEventListener("offline", show);
+
+  function start() {
+    show();
+    if (queue.length) {
+      // After a reload: show what is still waiting on top of the page as stored.
+      var entry = document.getElementById("entry");
+      queue.forEach(function (item) {
+        var params = new URLSearchParams(item.body);
+        var form = entry && entry.querySelector("form.taps");
+        if (form && params.get("v") === entry.dataset.version) showQueued(form, params);
+      });
+      schedule();
+      flush();
+    }
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

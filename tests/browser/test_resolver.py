@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page, expect
 def tap_trick(page: Page) -> None:
     page.get_by_role("link", name="blue", exact=True).click()
     expect(page.get_by_role("link", name="blue", exact=True)).to_have_attribute(
-        "aria-pressed", "true"
+        "aria-current", "true"
     )
     for name in ("red 5", "green 13", "blue 2", "red 13"):
         page.get_by_role("link", name=name, exact=True).click()

@@ -51,7 +51,7 @@ class Taps:
 def pad_totals(page: Page, number: int) -> list[int | None]:
     cells = page.locator("#pad tbody tr").nth(number - 1).locator("td.total")
     texts = [re.sub(r"^D", "", t).strip() for t in cells.all_inner_texts()]
-    return [int(t) if t else None for t in texts]
+    return [int(t.replace("\N{MINUS SIGN}", "-")) if t else None for t in texts]
 
 
 def start_game(

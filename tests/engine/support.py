@@ -116,9 +116,9 @@ def ref_score(bid: int, won: int, bonus: int = 20, per_trick: int = 10, miss: in
 
 @st.composite
 def rule_sets(draw: st.DrawFn) -> RuleSet:
-    """Every valid combination of options (the dealer rule needs open bids)."""
+    """Every valid combination of options."""
     dealer_rule = draw(st.sampled_from(DealerRule))
-    bidding = Bidding.OPEN if dealer_rule is not DealerRule.NONE else draw(st.sampled_from(Bidding))
+    bidding = draw(st.sampled_from(Bidding))
     return RuleSet(
         dealer_rule=dealer_rule,
         dealer_rule_from_round=draw(st.integers(1, 20)),

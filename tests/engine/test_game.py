@@ -621,3 +621,27 @@ def test_view_is_json_ready() -> None:
     view = game.view(0)
     assert json.loads(json.dumps(view)) == view
     assert view["winners"] == game.winners() and view["phase"] == "game_over"
+
+
+def test_v1_with_v3_hidden_bids_the_dealer_bids_once_the_others_are_in() -> None:
+    """V1 + V3 (001): bids go in at once, but if they add up the last bidder must change,
+    so the dealer's bid waits for the others and the bid that makes the total is refused."""
+    rules = RuleSet(dealer_rule=DealerRule.PLUS_MINUS_ONE, bidding=Bidding.HIDDEN)
+    game = Game.new(rules, 3, first_dealer=0)
+    game.deal(random.Random(7))
+    if game.phase is Phase.CHOOSE_TRUMP:
+        game.choose_trump(0, Suit.RED)
+    assert game.phase is Phase.BIDDING
+    assert sorted(game.waiting_for()) == [1, 2]  # the dealer (seat 0) waits
+    assert game.allowed_bids(0) == []
+    game.bid(2, 0)
+    assert game.waiting_for() == [1]
+    game.bid(1, 0)
+    assert game.waiting_for() == [0]
+    assert game.allowed_bids(0) == [0]  # 1 card: bidding 1 would make the total
+    before = game.to_dict()
+    with pytest.raises(IllegalBid, match="add up"):
+        game.bid(0, 1)
+    assert game.to_dict() == before
+    game.bid(0, 0)
+    assert game.phase is Phase.PLAYING

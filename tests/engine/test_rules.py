@@ -113,8 +113,6 @@ BAD = [
     ({"scoring": {"exact_bonus": -5}}, ["exact_bonus", "0 to 1000"]),
     ({"scoring": {"per_trick": "10"}}, ["per_trick"]),
     ({"scoring": {"per_miss": 10.0}}, ["per_miss"]),
-    ({"dealer_rule": "plus_minus_one", "bidding": "hidden"}, ["open bids"]),
-    ({"dealer_rule": "canadian", "bidding": "secret"}, ["open bids"]),
 ]
 
 
@@ -161,3 +159,13 @@ def test_v6_v1_describe_names_the_last_bidder_under_saboteur() -> None:
     lines = RuleSet(dealer_rule=DealerRule.CANADIAN, saboteur=True, dealer_rule_from_round=3)
     text = " ".join(lines.describe())
     assert "Canadian rule from round 3" in text and "the last bidder" in text
+
+
+@pytest.mark.parametrize("bidding", ["hidden", "secret"])
+@pytest.mark.parametrize("dealer_rule", ["plus_minus_one", "canadian"])
+def test_v1_v2_combine_with_v3_v4_hidden_and_secret_bids(dealer_rule: str, bidding: str) -> None:
+    """001's plus/minus one: bids handed to the Trustee; if they add up, the last bidder
+    must change theirs. So the dealer rule works with hidden and secret bids too."""
+    rules = RuleSet.from_dict({"dealer_rule": dealer_rule, "bidding": bidding})
+    assert rules.dealer_rule.value == dealer_rule
+    assert rules.bidding.value == bidding

@@ -72,7 +72,8 @@ def pad_rows(body: str) -> list[list[str]]:
 def pad_totals(body: str, number: int) -> list[int | None]:
     """The running totals the pad shows in round ``number``'s row."""
     cells = pad_rows(body)[number - 1][1:]
-    return [int(t) if t else None for t in cells[0::2]]
+    # Negative totals are shown with a real minus sign (U+2212).
+    return [int(t.replace("\N{MINUS SIGN}", "-")) if t else None for t in cells[0::2]]
 
 
 def pad_bids(body: str, number: int) -> list[str]:

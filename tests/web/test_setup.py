@@ -146,12 +146,6 @@ def test_trailing_empty_seats_are_ignored(pages: Pages, app: Flask) -> None:
             "must be a whole number from 0 to 1000",
         ),
         (["Ann", "Ben", "Cat"], 0, {"per_miss": "-5"}, "a whole number from 0 to 1000"),
-        (
-            ["Ann", "Ben", "Cat"],
-            0,
-            {"dealer_rule": "plus_minus_one", "bidding": "hidden"},
-            "need open bids",
-        ),
     ],
 )
 def test_bad_setups_are_refused_with_the_reason(

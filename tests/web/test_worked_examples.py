@@ -16,7 +16,7 @@ def test_r16_001_thomas_ute_kevin(pages: Pages, app: Flask) -> None:
     body = pages.play_round(pid, {1: 0, 2: 0, 0: 2}, {1: 0, 2: 1}).get_data(as_text=True)
     assert pad_totals(body, 2) == [10, 10, 20]
     last = text_of(section(body, "entry")).split("Round 2", 1)[1]
-    assert "Thomas -10 10 Ute +20 10 Kevin -10 20" in last
+    assert "Thomas −10 10 Ute +20 10 Kevin −10 20" in last
     with app.app_context():
         view = game_service.sheet_of(game_service.get_game(pid))
         assert [r.scores for r in view.rounds] == [(20, -10, 30), (-10, 20, -10)]
@@ -33,7 +33,7 @@ def test_r16_003_scores(pages: Pages) -> None:
         as_text=True
     )
     last = text_of(section(body, "entry")).split("Round 5", 1)[1]
-    assert "A +50" in last and "B +20" in last and "C -20" in last and "D -30" in last
+    assert "A +50" in last and "B +20" in last and "C −20" in last and "D −30" in last
 
 
 def test_a_whole_short_game_with_plus_minus_one(pages: Pages, app: Flask) -> None:

@@ -1,0 +1,146 @@
+"""Load on a real server: gunicorn (gunicorn.conf.py, 2 workers) driven by wrk.
+
+    .venv/bin/python bench/load.py [--duration 10] [--connections 32] [--json]
+
+Serves a temporary SQLite database holding a finished 6-player game on 127.0.0.1 and
+measures, in the same run and one after the other, with `wrk -t2 -c32 --latency`:
+
+- trivial: GET /healthz, the app's cheapest answer (the yardstick);
+- game page: GET /games/<id> of the finished 6-player game (10 rounds, full page);
+- round submission: PUT /api/v1/games/<id>/rounds/1 with the scorer token, a correction
+  of round 1 of a 4-player game with 5 rounds played (a game has only so many rounds to
+  add, and a correction goes through the same path as a new round: rule check,
+  store, recompute every score from the engine, log the change, commit).
+
+Prints requests/s, p50/p99 latency, errors and the page/trivial ratio; with --json the
+last line is one JSON object. Targets (issue 7): the game page serves ≥ 50 % of the
+trivial endpoint's requests/s with p99 ≤ 25 ms, and nothing fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scorekeeper import create_app  # noqa: E402
+from scorekeeper.extensions import db  # noqa: E402
+from scorekeeper.services import games as game_service  # noqa: E402
+from tests.robustness.servers import Server, migrate  # noqa: E402
+
+PUT_LUA = """
+wrk.method = "PUT"
+wrk.body = '{"bids": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]}'
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer %s"
+"""
+
+
+def fill(database_url: str, instance: Path) -> tuple[str, str, str]:
+    """(finished 6-player game id, 4-player game id, its scorer token)."""
+    app = create_app(
+        {"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": database_url}, instance_path=instance
+    )
+    with app.app_context():
+        rules = game_service.parse_rules({})
+        six, _ = game_service.create_game(
+            ["Anna", "Bernd", "Carla", "Dieter", "Eva", "Frank"], 0, rules
+        )
+        for cards in range(1, 11):
+            tricks = [0] * 6
+            for i in range(cards):
+                tricks[i % 6] += 1
+            bids = [tricks[0], 0, tricks[2], 1, 0, tricks[5]]
+            game_service.record_round(six, bids, tricks)
+        assert game_service.sheet_of(six).finished
+        four, token = game_service.create_game(["Ann", "Ben", "Cat", "Dan"], 0, rules)
+        for cards in range(1, 6):
+            game_service.record_round(four, [0, 0, 0, 0], [cards, 0, 0, 0])
+        ids = six.public_id, four.public_id
+        db.session.remove()
+        db.engine.dispose()
+    return ids[0], ids[1], token
+
+
+def _ms(text: str) -> float:
+    value, unit = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text).groups()  # type: ignore[union-attr]
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}[unit]
+
+
+def wrk(url: str, duration: int, connections: int, script: str | None = None) -> dict[str, float]:
+    cmd = ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency"]
+    if script:
+        cmd += ["-s", script]
+    out = subprocess.run(cmd + [url], capture_output=True, text=True, check=True).stdout
+    requests = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    socket = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    return {
+        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),  # type: ignore[union-attr]
+        "p50_ms": _ms(re.search(r"\s50%\s+(\S+)", out).group(1)),  # type: ignore[union-attr]
+        "p99_ms": _ms(re.search(r"\s99%\s+(\S+)", out).group(1)),  # type: ignore[union-attr]
+        "requests": requests,
+        "errors": (int(non2xx.group(1)) if non2xx else 0)
+        + (sum(int(x) for x in socket.groups()) if socket else 0),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duration", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--json", action="store_true", help="one JSON object as last line")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-load-") as tmp:
+        instance = Path(tmp)
+        url = f"sqlite:///{instance / 'load.sqlite'}"
+        migrate(url, instance)
+        six, four, token = fill(url, instance)
+        lua = instance / "put.lua"
+        lua.write_text(PUT_LUA % token)
+        server = Server(url, instance, workers=2).start()
+        try:
+            results = {
+                "trivial": wrk(f"{server.base}/healthz", args.duration, args.connections),
+                "game_page": wrk(f"{server.base}/games/{six}", args.duration, args.connections),
+                "round_submission": wrk(
+                    f"{server.base}/api/v1/games/{four}/rounds/1",
+                    args.duration,
+                    args.connections,
+                    str(lua),
+                ),
+            }
+        finally:
+            server.stop()
+            log = server.log()
+
+    ratio = results["game_page"]["rps"] / results["trivial"]["rps"]
+    ok = (
+        ratio >= 0.5
+        and results["game_page"]["p99_ms"] <= 25
+        and all(r["errors"] == 0 for r in results.values())
+    )
+    print(f"wrk -t2 -c{args.connections} -d{args.duration}s --latency, gunicorn 2 workers")
+    for name, r in results.items():
+        print(
+            f"{name:17} {r['rps']:8.0f} req/s  p50 {r['p50_ms']:6.2f} ms  "
+            f"p99 {r['p99_ms']:6.2f} ms  errors {r['errors']:.0f}"
+        )
+    print(f"game page / trivial: {ratio:.0%}   targets (≥ 50 %, p99 ≤ 25 ms, 0 errors) met: {ok}")
+    if any(r["errors"] for r in results.values()):
+        print("server log (tail):", log[-1500:], sep="\n")
+    if args.json:
+        print(json.dumps({**results, "page_to_trivial": round(ratio, 3), "targets_met": ok}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

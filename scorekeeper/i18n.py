@@ -1,0 +1,515 @@
+"""Languages: English and German (Flask-Babel), and the engine's words in the reader's one.
+
+The locale is the one the reader picked with the language switch (a cookie), else the
+best match of the browser's ``Accept-Language``, else English. The rules engine stays free
+of Flask and Babel: its errors carry a ``code`` and ``params``, and :func:`rule_message`
+words them here; :func:`describe_rules` is the translated twin of ``RuleSet.describe()``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from babel import numbers
+from babel.dates import format_skeleton
+from flask import Flask, Response, has_request_context, request
+
+# Flask-Babel ships no type information; the typed wrappers below are what the app uses.
+from flask_babel import (  # type: ignore[import-untyped]
+    LazyString,
+    format_date,
+    get_locale,
+)
+from flask_babel import gettext as _gettext
+from flask_babel import lazy_gettext as _lazy_gettext
+from flask_babel import ngettext as _ngettext
+
+from scorekeeper.engine import Bidding, DealerRule, Plan, RuleError, RuleSet, SuitNames, TieBreak
+from scorekeeper.extensions import babel
+
+LANGUAGES = {"en": "English", "de": "Deutsch"}
+DEFAULT_LOCALE = "en"
+COOKIE = "lang"
+COOKIE_MAX_AGE = 365 * 24 * 3600
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+MINUS = "\N{MINUS SIGN}"
+
+
+def gettext(text: str, **variables: object) -> str:
+    """``text`` in the reader's language, with ``%(name)s`` placeholders filled in."""
+    return str(_gettext(text, **variables))
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: object) -> str:
+    """The singular or plural of a text for ``num`` (``%(num)s``) in the reader's language."""
+    return str(_ngettext(singular, plural, num, **variables))
+
+
+def lazy_gettext(text: str, **variables: object) -> LazyString:
+    """A text translated when it is shown (for module-level labels)."""
+    return _lazy_gettext(text, **variables)
+
+
+_ = gettext
+_n = ngettext
+_l = lazy_gettext
+
+
+def day_text(when: datetime) -> str:
+    """A day in short form in the reader's format: "21 Nov 2026", "21. Nov. 2026"."""
+    pattern = "d. MMM y" if current_language() == "de" else "d MMM y"
+    return str(format_date(when, pattern))
+
+
+def date_text(when: datetime) -> str:
+    """A date in the reader's format: "21 November 2026", "21. November 2026"."""
+    pattern = "d. MMMM y" if current_language() == "de" else "d MMMM y"
+    return str(format_date(when, pattern))
+
+
+def select_locale() -> str:
+    """The reader's language: the switch's cookie, else the browser's, else English."""
+    if not has_request_context():
+        return DEFAULT_LOCALE
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES, default=DEFAULT_LOCALE)
+
+
+def current_language() -> str:
+    """The language code of the current request ("en" or "de")."""
+    locale = get_locale()
+    return locale.language if locale is not None else DEFAULT_LOCALE
+
+
+def init_app(app: Flask) -> None:
+    """Bind Flask-Babel and give templates the language switch's data."""
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LOCALE)
+    babel.init_app(
+        app, locale_selector=select_locale, default_translation_directories=str(TRANSLATIONS)
+    )
+
+    @app.context_processor
+    def languages() -> dict[str, object]:
+        return {"languages": LANGUAGES, "current_language": current_language()}
+
+    app.add_template_filter(number, "number")
+    app.add_template_filter(day_text, "day")
+    app.add_template_filter(percent, "percent")
+    app.add_template_filter(decimal1, "decimal1")
+    # {% trans %} blocks that span lines are one sentence: collapse the line breaks.
+    app.jinja_env.policies["ext.i18n.trimmed"] = True
+
+    @app.after_request
+    def vary_on_language(response: Response) -> Response:
+        # The same address answers in the reader's language: caches must keep them apart.
+        if request.endpoint != "static":
+            response.vary.add("Accept-Language")
+            response.vary.add("Cookie")
+        return response
+
+
+# -- numbers and dates ---------------------------------------------------------------------
+
+
+def _locale() -> str:
+    locale = get_locale()
+    return str(locale) if locale is not None else DEFAULT_LOCALE
+
+
+def number(value: int | float | None) -> str:
+    """A number in the reader's format, negatives with a real minus sign (−10)."""
+    if value is None:
+        return ""
+    # No thousands separator: a score pad reads "1090", as written on paper.
+    text = numbers.format_decimal(abs(value), locale=_locale(), group_separator=False)
+    return f"{MINUS}{text}" if value < 0 else text
+
+
+def percent(value: float) -> str:
+    """A share as a whole percentage in the reader's format: "67%", "67 %"."""
+    return numbers.format_percent(value, locale=_locale())
+
+
+def decimal1(value: float) -> str:
+    """A number with one decimal in the reader's format, real minus sign: "−2.5", "−2,5"."""
+    text = numbers.format_decimal(abs(value), "0.0", locale=_locale())
+    return f"{MINUS}{text}" if value < 0 and text.strip("0.,") else text
+
+
+def signed(value: int | None) -> str:
+    """A score change with its sign: +30, −10, 0."""
+    if value is None:
+        return ""
+    return f"+{number(value)}" if value > 0 else number(value)
+
+
+def short_datetime(when: datetime) -> str:
+    """Day, month and time in UTC in the reader's format ("Nov 21, 13:05 UTC")."""
+    when = when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+    locale = get_locale() or DEFAULT_LOCALE
+    day = format_skeleton("MMMd", when, locale=locale)
+    return f"{day} {when:%H:%M} UTC"
+
+
+def listing(values: Sequence[object]) -> str:
+    return ", ".join(number(v) if isinstance(v, int) else str(v) for v in values)
+
+
+# -- the engine's errors -------------------------------------------------------------------
+
+
+def player_name(seat: int) -> str:
+    return gettext("Player %(number)s", number=seat + 1)
+
+
+def _who(params: dict[str, object]) -> str:
+    seat = params.get("seat")
+    name = params.get("name")
+    who = str(name) if name else player_name(seat if isinstance(seat, int) else 0)
+    return gettext("%(name)s (dealer)", name=who) if params.get("dealer") else who
+
+
+# Errors raised where the engine gives no params (the trick-playing code): read the facts
+# back from the English wording, which the engine's tests pin down.
+_PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"^You must follow (\w+): you have \1 in your hand\.$"), "must_follow"),
+    (re.compile(r"^(.+) is not in your hand\.$"), "not_in_hand"),
+    (re.compile(r"^It is (.+)'s turn to bid\.$"), "turn_to_bid"),
+    (re.compile(r"^It is (.+)'s turn to play\.$"), "turn_to_play"),
+    (re.compile(r"^You have already bid this round\.$"), "already_bid"),
+    (re.compile(r"^Only the dealer chooses trump when a Wizard is turned up\.$"), "dealer_chooses"),
+    (re.compile(r"^The dealer does not bid under Wizard Saboteur\.$"), "saboteur_no_bid"),
+    (re.compile(r"^The dealer must choose one of the four suits\.$"), "bad_suit"),
+    # The rule set's own checks (plain ValueErrors from RuleSet).
+    (re.compile(r"^Scoring '(\w+)' \(.*\) must be a whole number from 0 to 1000\.$"), "scoring"),
+    (re.compile(r"^Rule 'dealer_rule_from_round' .* from 1 to 20\.$"), "from_round"),
+    (re.compile(r"^Plus/minus one and the Canadian rule need open bids"), "open_bids"),
+    (re.compile(r"^The unicoloured game is for 3 or 4 players only\.$"), "unicoloured"),
+    (re.compile(r"^Wizard is played by 3 to 6 players, not (.+)\.$"), "players"),
+]
+
+
+def suit_word(colour: str) -> str:
+    """A suit colour's name in the reader's language."""
+    words = {
+        "yellow": lazy_gettext("yellow"),
+        "red": lazy_gettext("red"),
+        "green": lazy_gettext("green"),
+        "blue": lazy_gettext("blue"),
+    }
+    return str(words.get(colour, colour))
+
+
+def rule_message(exc: BaseException) -> str:
+    """An engine error in the reader's language; its English text when there is no
+    translation for it.
+
+    In English this is the engine's own message, word for word.
+    """
+    if current_language() == DEFAULT_LOCALE:
+        return str(exc)
+    if not isinstance(exc, RuleError):
+        return _from_words(str(exc))
+    p = exc.params
+    code = exc.code
+    if code == "dealer_does_not_bid":
+        return gettext(
+            "%(who)s does not bid: under Wizard Saboteur the dealer has no bid.", who=_who(p)
+        )
+    if code == "bid_out_of_range" and isinstance(p.get("bid"), int) and "cards" in p:
+        return ngettext(
+            "%(who)s can't bid %(bid)s: bids go from 0 to %(top)s in a round of %(num)s card.",
+            "%(who)s can't bid %(bid)s: bids go from 0 to %(top)s in a round of %(num)s cards.",
+            int(p["cards"]),  # type: ignore[call-overload]
+            who=_who(p),
+            bid=p["bid"],
+            top=p["top"],
+        )
+    if code == "bid_out_of_range" and "top" in p:
+        return gettext(
+            "%(who)s's bid must be a whole number from 0 to %(top)s.", who=_who(p), top=p["top"]
+        )
+    if code == "full_bid" and "top" in p:
+        return gettext(
+            "%(who)s can't bid %(bid)s: no full bid, so the most is %(top)s.",
+            who=_who(p),
+            bid=p["bid"],
+            top=p["top"],
+        )
+    if code == "bids_equal_tricks" and "cards" in p:
+        rule = (
+            gettext("plus/minus one")
+            if p.get("dealer_rule") == DealerRule.PLUS_MINUS_ONE.value
+            else gettext("Canadian rule: the dealer is in the lead")
+        )
+        allowed = p.get("allowed")
+        return ngettext(
+            "%(who)s can't bid %(bid)s: the bids would add up to the %(num)s trick "
+            "(%(rule)s). Allowed: %(allowed)s.",
+            "%(who)s can't bid %(bid)s: the bids would add up to the %(num)s tricks "
+            "(%(rule)s). Allowed: %(allowed)s.",
+            int(p["cards"]),  # type: ignore[call-overload]
+            who=_who(p),
+            bid=p["bid"],
+            rule=rule,
+            allowed=listing(allowed if isinstance(allowed, list) else []),
+        )
+    if code == "wrong_count" and "players" in p:
+        if exc.__class__.__name__ == "IllegalBid":
+            return gettext("There must be one bid per player (%(players)s), not %(count)s.", **p)
+        return gettext(
+            "There must be one trick count per player (%(players)s), not %(count)s.", **p
+        )
+    if code == "tricks_out_of_range" and "cards" in p:
+        return gettext(
+            "Tricks taken must be whole numbers from 0 to %(cards)s, not %(value)s.",
+            cards=p["cards"],
+            value=repr(p["value"]),
+        )
+    if code == "tricks_do_not_add_up" and "cards" in p:
+        return ngettext(
+            "The tricks add up to %(total)s, but %(num)s trick was played this round.",
+            "The tricks add up to %(total)s, but %(num)s tricks were played this round.",
+            int(p["cards"]),  # type: ignore[call-overload]
+            total=p["total"],
+        )
+    if code == "no_trump_round":
+        if p.get("unicoloured"):
+            return gettext("The unicoloured game has no trump.")
+        return gettext("The last round deals every card, so there is no trump.")
+    if code == "bids_missing":
+        return gettext("Every bid must be in before the tricks.")
+    return _from_words(str(exc))
+
+
+def _from_words(message: str) -> str:
+    for pattern, kind in _PATTERNS:
+        m = pattern.match(message)
+        if m is None:
+            continue
+        if kind == "must_follow":
+            suit = suit_word(m.group(1))
+            return gettext("You must follow %(suit)s: you have %(suit)s in your hand.", suit=suit)
+        if kind == "not_in_hand":
+            return gettext("%(card)s is not in your hand.", card=m.group(1))
+        if kind == "turn_to_bid":
+            return gettext("It is %(name)s's turn to bid.", name=_seat_words(m.group(1)))
+        if kind == "turn_to_play":
+            return gettext("It is %(name)s's turn to play.", name=_seat_words(m.group(1)))
+        if kind == "already_bid":
+            return gettext("You have already bid this round.")
+        if kind == "dealer_chooses":
+            return gettext("Only the dealer chooses trump when a Wizard is turned up.")
+        if kind == "saboteur_no_bid":
+            return gettext("The dealer does not bid under Wizard Saboteur.")
+        if kind == "bad_suit":
+            return gettext("The dealer must choose one of the four suits.")
+        if kind == "scoring":
+            field = _SCORING_FIELDS.get(m.group(1))
+            if field is not None:
+                return gettext("%(field)s must be a whole number from 0 to 1000.", field=str(field))
+        if kind == "from_round":
+            return gettext(
+                "The round the dealer rule starts from must be a whole number from 1 to 20."
+            )
+        if kind == "open_bids":
+            return gettext(
+                "Plus/minus one and the Canadian rule need open bids: with hidden or secret "
+                "bids the last bidder cannot see which bid would make the total."
+            )
+        if kind == "unicoloured":
+            return gettext("The unicoloured game is for 3 or 4 players only.")
+        if kind == "players":
+            return gettext(
+                "Wizard is played by 3 to 6 players, not %(players)s.", players=m.group(1)
+            )
+    return message
+
+
+_SCORING_FIELDS = {
+    "exact_bonus": lazy_gettext("The exact bid bonus"),
+    "per_trick": lazy_gettext("The points per trick"),
+    "per_miss": lazy_gettext("The minus per trick off"),
+}
+
+
+def _seat_words(who: str) -> str:
+    m = re.fullmatch(r"Player (\d+)", who)
+    return player_name(int(m.group(1)) - 1) if m else who
+
+
+# -- rule sets in words --------------------------------------------------------------------
+
+
+def describe_rules(rules: RuleSet) -> list[str]:
+    """The rule set in the reader's words, one line per rule that differs from the book
+    (or "Standard rules"); the translated twin of ``RuleSet.describe()``."""
+    lines: list[str] = []
+    if rules.round_plan is Plan.SHORT:
+        lines.append(gettext("Short game: 10 rounds"))
+    elif rules.round_plan is Plan.UNICOLOURED:
+        lines.append(gettext("Unicoloured: each player plays one colour, highest number wins"))
+    if rules.dealer_rule is not DealerRule.NONE:
+        held = (
+            gettext("the last bidder is held to it")
+            if rules.saboteur
+            else gettext("the dealer is held to it")
+        )
+        start = rules.dealer_rule_from_round
+        if rules.dealer_rule is DealerRule.PLUS_MINUS_ONE:
+            if start > 1:
+                line = gettext(
+                    "Plus/minus one from round %(round)s: bids may not add up to the cards "
+                    "in the round (%(held)s)",
+                    round=start,
+                    held=held,
+                )
+            else:
+                line = gettext(
+                    "Plus/minus one: bids may not add up to the cards in the round (%(held)s)",
+                    held=held,
+                )
+        elif start > 1:
+            line = gettext(
+                "Canadian rule from round %(round)s: when the dealer leads outright, bids may "
+                "not add up to the cards in the round (%(held)s)",
+                round=start,
+                held=held,
+            )
+        else:
+            line = gettext(
+                "Canadian rule: when the dealer leads outright, bids may not add up to the "
+                "cards in the round (%(held)s)",
+                held=held,
+            )
+        lines.append(line)
+    if rules.no_full_bid:
+        lines.append(gettext("No full bid: nobody may bid all their cards (1 with a single card)"))
+    if rules.bidding is Bidding.HIDDEN:
+        lines.append(gettext("Hidden bids: everyone bids at once, shown before play"))
+    elif rules.bidding is Bidding.SECRET:
+        lines.append(gettext("Secret bids: shown only after the round is played"))
+    if rules.saboteur:
+        lines.append(
+            gettext(
+                "Wizard Saboteur: the dealer does not bid and scores %(points)s every round",
+                points=rules.scoring.exact_bonus,
+            )
+        )
+    if rules.foresight:
+        lines.append(gettext("Foresight round: in round 1 you see every card but your own"))
+    if not rules.scoring.is_standard:
+        s = rules.scoring
+        lines.append(
+            gettext(
+                "Scoring: %(bonus)s for an exact bid + %(per_trick)s per trick, "
+                "−%(per_miss)s per trick off",
+                bonus=s.exact_bonus,
+                per_trick=s.per_trick,
+                per_miss=s.per_miss,
+            )
+        )
+    if rules.tie_break is TieBreak.BID_TOTAL:
+        lines.append(gettext("Ties broken by the higher total of bids"))
+    if rules.suit_names is SuitNames.FRENCH:
+        lines.append(gettext("French suit names: hearts, diamonds, clubs, spades"))
+    return lines or [gettext("Standard rules")]
+
+
+# -- the change log ----------------------------------------------------------------------------
+
+# The log stores the English summary written at the time (services.games); it is worded
+# again here for the reader, from those fixed shapes.
+_ROUND = r"Round (?P<n>\d+)"
+_LOG_PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"^Game set up$"), "created"),
+    (re.compile(rf"^{_ROUND} recorded$"), "recorded"),
+    (re.compile(rf"^{_ROUND} deleted$"), "deleted"),
+    (re.compile(rf"^{_ROUND}: (?P<who>.+) bid cleared$"), "bid_cleared"),
+    (re.compile(rf"^{_ROUND}: (?P<who>.+) bid entered$"), "bid_entered"),
+    (re.compile(rf"^{_ROUND}: trump (?P<trump>\S+)$"), "trump"),
+    (re.compile(rf"^{_ROUND}: (?P<who>.+)'s tricks entered$"), "tricks_entered"),
+    (re.compile(rf"^{_ROUND}: tricks from (?P<who>.+) on cleared$"), "tricks_cleared"),
+    (re.compile(rf"^{_ROUND} corrected: (?P<parts>.+)$"), "corrected"),
+]
+_CORRECTION_PARTS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"^(?P<who>.+)'s bid changed$"), "bid_changed"),
+    (re.compile(r"^(?P<who>.+)'s bid (?P<a>\S+) → (?P<b>\S+)$"), "bid"),
+    (re.compile(r"^(?P<who>.+)'s tricks (?P<a>\S+) → (?P<b>\S+)$"), "tricks"),
+    (re.compile(r"^trump (?P<a>\S+) → (?P<b>\S+)$"), "trump"),
+]
+
+
+def _trump_text(text: str) -> str:
+    if text == "none":
+        return gettext("no trump")
+    if text.startswith("wizard:"):
+        return gettext(
+            "Wizard: dealer chose %(suit)s", suit=suit_word(text.removeprefix("wizard:"))
+        )
+    return suit_word(text)
+
+
+def change_summary(summary: str) -> str:
+    """A change log line in the reader's language (stored in English)."""
+    if current_language() == DEFAULT_LOCALE:
+        return summary
+    for pattern, kind in _LOG_PATTERNS:
+        m = pattern.match(summary)
+        if m is None:
+            continue
+        facts = m.groupdict()
+        n = facts.get("n")
+        if kind == "created":
+            return gettext("Game set up")
+        if kind == "recorded":
+            return gettext("Round %(number)s recorded", number=n)
+        if kind == "deleted":
+            return gettext("Round %(number)s deleted", number=n)
+        if kind == "bid_cleared":
+            return gettext("Round %(number)s: %(name)s bid cleared", number=n, name=facts["who"])
+        if kind == "bid_entered":
+            return gettext("Round %(number)s: %(name)s bid entered", number=n, name=facts["who"])
+        if kind == "trump":
+            trump = _trump_text(facts["trump"])
+            return gettext("Round %(number)s: trump %(trump)s", number=n, trump=trump)
+        if kind == "tricks_entered":
+            return gettext(
+                "Round %(number)s: %(name)s's tricks entered", number=n, name=facts["who"]
+            )
+        if kind == "tricks_cleared":
+            return gettext(
+                "Round %(number)s: tricks from %(name)s on cleared", number=n, name=facts["who"]
+            )
+        parts = [_correction_part(p) for p in facts["parts"].split("; ")]
+        return gettext(
+            "Round %(number)s corrected: %(changes)s", number=n, changes="; ".join(parts)
+        )
+    return summary
+
+
+def _correction_part(part: str) -> str:
+    for pattern, kind in _CORRECTION_PARTS:
+        m = pattern.match(part)
+        if m is None:
+            continue
+        f = m.groupdict()
+        if kind == "bid_changed":
+            return gettext("%(name)s's bid changed", name=f["who"])
+        if kind == "bid":
+            return gettext(
+                "%(name)s's bid %(old)s → %(new)s", name=f["who"], old=f["a"], new=f["b"]
+            )
+        if kind == "tricks":
+            return gettext(
+                "%(name)s's tricks %(old)s → %(new)s", name=f["who"], old=f["a"], new=f["b"]
+            )
+        old = "–" if f["a"] == "–" else _trump_text(f["a"])
+        new = "–" if f["b"] == "–" else _trump_text(f["b"])
+        return gettext("trump %(old)s → %(new)s", old=old, new=new)
+    return part

@@ -1,0 +1,95 @@
+"""The installable app: versioned static files, the service worker, the favicon.
+
+Every ``url_for("static", ...)`` gets ``?v=<hash of the file>``; a request that names the
+file's current hash may be cached for a year, since a changed file gets a new address.
+The service worker precaches the same addresses and serves them from its cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from flask import Response, current_app, request, send_from_directory, url_for
+
+from scorekeeper.web import bp
+
+YEAR = 365 * 24 * 60 * 60
+# What the service worker precaches: everything a page loads from static/, not the print
+# style sheet (only WeasyPrint reads it) nor the worker's own source.
+NOT_PRECACHED = {"css/print.css", "js/sw.js"}
+
+_hashes: dict[str, tuple[int, int, str]] = {}
+
+
+def _static_root() -> Path:
+    return Path(current_app.static_folder or "static")
+
+
+def file_version(filename: str) -> str | None:
+    """A short hash of a static file's content (None when there is no such file)."""
+    path = _static_root() / filename
+    try:
+        stat = path.stat()
+    except (OSError, ValueError):
+        return None
+    cached = _hashes.get(str(path))
+    if cached and cached[:2] == (stat.st_mtime_ns, stat.st_size):
+        return cached[2]
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    _hashes[str(path)] = (stat.st_mtime_ns, stat.st_size, digest)
+    return digest
+
+
+def precached_files() -> list[str]:
+    """The static files the service worker keeps, as paths relative to static/."""
+    root = _static_root()
+    files = (p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+    return sorted(f for f in files if f not in NOT_PRECACHED and not f.startswith("."))
+
+
+@bp.app_url_defaults
+def _static_version(endpoint: str, values: dict[str, Any]) -> None:
+    if endpoint == "static" and "filename" in values and "v" not in values:
+        version = file_version(values["filename"])
+        if version:
+            values["v"] = version
+
+
+@bp.after_app_request
+def _static_cache(response: Response) -> Response:
+    """A static file asked for by its current hash never changes: cache it for a year."""
+    if request.endpoint == "static" and response.status_code in (200, 304):
+        filename = (request.view_args or {}).get("filename", "")
+        if request.args.get("v") and request.args.get("v") == file_version(filename):
+            response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+    return response
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, from the site's root so that its scope is every page.
+
+    The list of files to precache and a version over all of them go in front of
+    static/js/sw.js: any changed file changes this script, and browsers then install the
+    new worker, which fetches the new files and drops the old cache.
+    """
+    source = (_static_root() / "js" / "sw.js").read_text()
+    assets = [url_for("static", filename=f) for f in precached_files()]
+    version = hashlib.sha256("\n".join([source, *assets]).encode()).hexdigest()[:12]
+    body = f"var VERSION = {json.dumps(version)};\nvar PRECACHE = {json.dumps(assets)};\n" + source
+    response = Response(body, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Service-Worker-Allowed"] = url_for("web.home")
+    return response
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """Browsers ask for /favicon.ico whatever the page links to."""
+    return send_from_directory(
+        os.path.join(_static_root(), "icons"), "favicon.ico", max_age=24 * 60 * 60
+    )

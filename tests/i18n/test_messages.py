@@ -1,0 +1,199 @@
+"""The engine's errors and rule sets in words: English as the engine says it, and German."""
+
+import itertools
+
+import pytest
+from flask import Flask
+
+from scorekeeper import engine, i18n
+from scorekeeper.engine import (
+    Bidding,
+    DealerRule,
+    IllegalBid,
+    InvalidRound,
+    Plan,
+    RoundEntry,
+    RuleSet,
+    Scoring,
+    SuitNames,
+    TieBreak,
+    TrumpCall,
+)
+
+PM1 = RuleSet(dealer_rule=DealerRule.PLUS_MINUS_ONE)
+
+
+def refused_bid(rules: RuleSet, bid: object, **kw: object) -> IllegalBid:
+    facts: dict[str, object] = {
+        "round_number": 3,
+        "cards": 3,
+        "dealer": 0,
+        "seat": 0,
+        "bids": {1: 1, 2: 1},
+        "totals_before": [0, 0, 0],
+        "names": ["Ann", "Ben", "Cat"],
+    }
+    facts.update(kw)
+    with pytest.raises(IllegalBid) as caught:
+        engine.check_bid(rules, bid, **facts)  # type: ignore[arg-type]
+    return caught.value
+
+
+STANDARD = RuleSet()
+
+
+def refused_round(entry: RoundEntry, rules: RuleSet = STANDARD, cards: int = 3) -> InvalidRound:
+    with pytest.raises(InvalidRound) as caught:
+        engine.check_entry(
+            rules, entry, round_number=3, cards=cards, dealer=0, totals_before=[0, 0, 0]
+        )
+    return caught.value
+
+
+CASES = [
+    (
+        lambda: refused_bid(PM1, 1),
+        "Ann (Geber) darf nicht 1 ansagen: Die Ansagen ergäben zusammen die 3 Stiche "
+        "(Plus/minus eins). Erlaubt: 0, 2, 3.",
+    ),
+    (
+        lambda: refused_bid(RuleSet(), 4),
+        "Ann (Geber) darf nicht 4 ansagen: In einer Runde mit 3 Karten gehen die Ansagen "
+        "von 0 bis 3.",
+    ),
+    (
+        lambda: refused_bid(RuleSet(), "x", seat=1, names=None),
+        "Die Ansage von Spieler 2 muss eine ganze Zahl von 0 bis 3 sein.",
+    ),
+    (
+        lambda: refused_bid(RuleSet(no_full_bid=True), 3, seat=2),
+        "Cat darf nicht 3 ansagen: Ohne volle Ansage sind höchstens 2 erlaubt.",
+    ),
+    (
+        lambda: refused_bid(RuleSet(saboteur=True), 1),
+        "Ann (Geber) sagt nicht an: Beim Zauberer-Saboteur hat der Geber keine Ansage.",
+    ),
+    (
+        lambda: refused_round(RoundEntry((1, 1, 0), (1, 1, 0))),
+        "Die Stiche ergeben zusammen 2, aber in dieser Runde wurden 3 Stiche gespielt.",
+    ),
+    (
+        lambda: refused_round(RoundEntry((1, 1, 0), (1, 1, 9))),
+        "Die gemachten Stiche müssen ganze Zahlen von 0 bis 3 sein, nicht 9.",
+    ),
+    (
+        lambda: refused_round(RoundEntry((1, 1, 0), (1, 2))),
+        "Es muss eine Stichzahl pro Spieler geben (3), nicht 2.",
+    ),
+    (
+        lambda: refused_round(RoundEntry((1, 1, 0), None, TrumpCall.parse("red")), cards=20),
+        "In der letzten Runde werden alle Karten verteilt, daher gibt es keinen Trumpf.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("make", "german"), CASES)
+def test_engine_errors_in_both_languages(app: Flask, make, german: str) -> None:  # type: ignore[no-untyped-def]
+    exc = make()
+    assert exc.params, "the engine attaches the facts of the message"
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert i18n.rule_message(exc) == str(exc)
+    with app.test_request_context(headers={"Accept-Language": "de"}):
+        assert i18n.rule_message(exc) == german
+
+
+def test_forbidden_bid_params() -> None:
+    exc = refused_bid(PM1, 1)
+    assert exc.code == "bids_equal_tricks"
+    assert exc.params == {
+        "seat": 0,
+        "name": "Ann",
+        "dealer": True,
+        "bid": 1,
+        "cards": 3,
+        "top": 3,
+        "allowed": [0, 2, 3],
+        "dealer_rule": "plus_minus_one",
+    }
+
+
+def test_plain_value_errors_of_the_rule_set_in_german(app: Flask) -> None:
+    with pytest.raises(ValueError) as caught:
+        RuleSet.from_dict({"scoring": {"per_miss": -5}})
+    with app.test_request_context(headers={"Accept-Language": "de"}):
+        assert i18n.rule_message(caught.value) == (
+            "Das Minus pro Stich daneben muss eine ganze Zahl von 0 bis 1000 sein."
+        )
+
+
+def rule_sets() -> list[RuleSet]:
+    """A spread of rule sets touching every line `describe()` can write."""
+    found = [RuleSet()]
+    for plan, dealer_rule, start, saboteur in itertools.product(
+        Plan, DealerRule, (1, 3), (False, True)
+    ):
+        found.append(
+            RuleSet(
+                round_plan=plan,
+                dealer_rule=dealer_rule,
+                dealer_rule_from_round=start,
+                saboteur=saboteur,
+            )
+        )
+    found += [
+        RuleSet(bidding=Bidding.HIDDEN, foresight=True, no_full_bid=True),
+        RuleSet(bidding=Bidding.SECRET, tie_break=TieBreak.BID_TOTAL),
+        RuleSet(suit_names=SuitNames.FRENCH, scoring=Scoring(30, 5, 15)),
+    ]
+    return found
+
+
+@pytest.mark.parametrize("rules", rule_sets(), ids=lambda r: r.to_json()[:80])
+def test_rule_lines_in_english_are_the_engines(app: Flask, rules: RuleSet) -> None:
+    with app.test_request_context():
+        assert i18n.describe_rules(rules) == rules.describe()
+
+
+def test_rule_lines_in_german(app: Flask) -> None:
+    rules = RuleSet(
+        dealer_rule=DealerRule.CANADIAN, dealer_rule_from_round=2, saboteur=True, foresight=True
+    )
+    with app.test_request_context(headers={"Accept-Language": "de"}):
+        assert i18n.describe_rules(rules) == [
+            "Kanadische Regel ab Runde 2: Führt der Geber allein, dürfen die Ansagen nicht die "
+            "Zahl der Karten der Runde ergeben (daran ist der letzte Ansager gebunden)",
+            "Zauberer-Saboteur: Der Geber sagt nicht an und bekommt jede Runde 20",
+            "Stirnrunde: In Runde 1 siehst du alle Karten außer deiner eigenen",
+        ]
+        assert i18n.describe_rules(RuleSet()) == ["Standardregeln"]
+
+
+def test_digital_play_errors_in_german(app: Flask) -> None:
+    with app.test_request_context(headers={"Accept-Language": "de"}):
+        must_follow = engine.IllegalPlay(
+            "You must follow red: you have red in your hand.", code="must_follow"
+        )
+        assert i18n.rule_message(must_follow) == "Du musst rot bedienen: Du hast rot auf der Hand."
+        turn = engine.OutOfTurn("It is Player 2's turn to play.")
+        assert i18n.rule_message(turn) == "Spieler 2 ist mit dem Ausspielen dran."
+
+
+@pytest.mark.parametrize(
+    ("stored", "german"),
+    [
+        ("Game set up", "Spiel angelegt"),
+        ("Round 3 recorded", "Runde 3 eingetragen"),
+        ("Round 3: Ann bid entered", "Runde 3: Ansage von Ann eingetragen"),
+        ("Round 3: trump wizard:red", "Runde 3: Trumpf Zauberer: Geber wählte rot"),
+        (
+            "Round 2 corrected: Ann's bid 1 → 2; trump none → green",
+            "Runde 2 korrigiert: Ansage von Ann 1 → 2; Trumpf kein Trumpf → grün",
+        ),
+        ("Something the log wrote long ago", "Something the log wrote long ago"),
+    ],
+)
+def test_change_log_lines_in_german(app: Flask, stored: str, german: str) -> None:
+    with app.test_request_context(headers={"Accept-Language": "de"}):
+        assert i18n.change_summary(stored) == german
+    with app.test_request_context():
+        assert i18n.change_summary(stored) == stored

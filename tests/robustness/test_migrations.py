@@ -1,0 +1,183 @@
+"""`flask db upgrade` brings a database made by the first migration, with games in it, up
+to date: every game, round and change is still there and the app serves them.
+
+The games go in through raw SQL that matches 0001's schema (as the app of that time wrote
+them): a finished 3-player game, a 4-player game in progress with an open round (bids
+only), and a 6-player game of two rounds. 0002 adds the per-seat statistics with zeros,
+so (as its notes say) `flask rebuild-stats` fills them in after the upgrade.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask_migrate import upgrade
+from sqlalchemy import inspect, select, text
+
+from scorekeeper import create_app, engine
+from scorekeeper.engine import RoundEntry, RuleSet
+from scorekeeper.extensions import db
+from scorekeeper.models import Game, Seat
+
+TOKEN = "scorer-token-of-an-old-game"
+
+
+def old_game(
+    conn: Any, public_id: str, names: list[str], rounds: int, open_last: bool, seed: int
+) -> list[int]:
+    """Insert one game the way the 0001 app stored it; returns its expected totals."""
+    rng = random.Random(seed)
+    rules = RuleSet()
+    now = datetime(2026, 1, 2, 20, 0, tzinfo=UTC)
+    n = len(names)
+    plan = engine.plan_for(rules, n)
+    entries: list[RoundEntry] = []
+    for number in range(1, rounds + 1):
+        cards = plan[number - 1]
+        bids = tuple(rng.randint(0, cards) for _ in range(n))
+        tricks = [0] * n
+        for _ in range(cards):
+            tricks[rng.randrange(n)] += 1
+        last_open = open_last and number == rounds
+        entries.append(RoundEntry(bids, None if last_open else tuple(tricks), None))
+    sheet = engine.score_sheet(rules, n, 0, entries)
+    game_id = conn.execute(
+        text(
+            "INSERT INTO game (public_id, scorer_token_hash, mode, rules, player_count,"
+            " first_dealer, created_at, updated_at, finished_at, version)"
+            " VALUES (:p, :h, 'pad', :r, :n, 0, :t, :t, :f, :v) RETURNING id"
+        ),
+        {
+            "p": public_id,
+            "h": hashlib.sha256(TOKEN.encode()).hexdigest(),
+            "r": json.dumps(rules.to_dict()),
+            "n": n,
+            "t": now,
+            "f": now if sheet.finished else None,
+            "v": 1 + rounds,
+        },
+    ).scalar_one()
+    player_ids = []
+    for name in names:
+        row = conn.execute(
+            text("SELECT id FROM player WHERE key = :k"), {"k": name.casefold()}
+        ).scalar_one_or_none()
+        if row is None:
+            row = conn.execute(
+                text("INSERT INTO player (name, key, created_at) VALUES (:n, :k, :t) RETURNING id"),
+                {"n": name, "k": name.casefold(), "t": now},
+            ).scalar_one()
+        player_ids.append(row)
+    for seat, pid in enumerate(player_ids):
+        conn.execute(
+            text("INSERT INTO seat (game_id, seat, player_id) VALUES (:g, :s, :p)"),
+            {"g": game_id, "s": seat, "p": pid},
+        )
+    conn.execute(
+        text(
+            "INSERT INTO change (game_id, at, round_number, action, summary, data)"
+            " VALUES (:g, :t, NULL, 'created', 'Game set up', NULL)"
+        ),
+        {"g": game_id, "t": now},
+    )
+    for scored in sheet.rounds:
+        round_id = conn.execute(
+            text(
+                "INSERT INTO round (game_id, number, cards, dealer, trump, complete, created_at)"
+                " VALUES (:g, :n, :c, :d, NULL, :done, :t) RETURNING id"
+            ),
+            {
+                "g": game_id,
+                "n": scored.number,
+                "c": scored.cards,
+                "d": scored.dealer,
+                "done": scored.complete,
+                "t": now,
+            },
+        ).scalar_one()
+        for seat, pid in enumerate(player_ids):
+            conn.execute(
+                text(
+                    "INSERT INTO round_result (round_id, seat, player_id, bid, tricks, score,"
+                    " total) VALUES (:r, :s, :p, :b, :k, :sc, :tot)"
+                ),
+                {
+                    "r": round_id,
+                    "s": seat,
+                    "p": pid,
+                    "b": scored.entry.bids[seat],
+                    "k": None if scored.entry.tricks is None else scored.entry.tricks[seat],
+                    "sc": None if scored.scores is None else scored.scores[seat],
+                    "tot": None if scored.scores is None else scored.totals[seat],
+                },
+            )
+        conn.execute(
+            text(
+                "INSERT INTO change (game_id, at, round_number, action, summary, data)"
+                " VALUES (:g, :t, :n, 'round_added', :s, NULL)"
+            ),
+            {"g": game_id, "t": now, "n": scored.number, "s": f"Round {scored.number} recorded"},
+        )
+    return list(sheet.totals)
+
+
+def test_upgrade_from_0001_keeps_and_serves_games(tmp_path: Path, database_url: str) -> None:
+    app: Flask = create_app(
+        {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url},
+        instance_path=tmp_path / "instance",
+    )
+    games = {
+        "finished3xxxxxxxxxxxxx": (["Ann", "Ben", "Cat"], 20, False, 1),
+        "progress4xxxxxxxxxxxxx": (["Ann", "Dan", "Eve", "Fay"], 7, True, 2),
+        "twosix6xxxxxxxxxxxxxxx": (["Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"], 2, False, 3),
+    }
+    with app.app_context():
+        upgrade(revision="0001")
+        assert "player_cards" not in inspect(db.engine).get_table_names()
+        with db.engine.begin() as conn:
+            expected = {pid: old_game(conn, pid, *spec) for pid, spec in games.items()}
+        db.session.remove()
+
+        upgrade()  # to head, as `flask db upgrade` on deploy
+
+        assert "player_cards" in inspect(db.engine).get_table_names()
+        result = app.test_cli_runner().invoke(args=["rebuild-stats"])
+        assert result.exit_code == 0, result.output
+        for pid, (_names, rounds, open_last, _) in games.items():
+            game = db.session.scalars(select(Game).where(Game.public_id == pid)).one()
+            assert len(game.rounds) == rounds
+            assert [s.total for s in sorted(game.seats, key=lambda s: s.seat)] == expected[pid]
+            assert game.rounds[-1].complete is not open_last
+        seats = db.session.scalars(select(Seat)).all()
+        assert sum(s.rounds for s in seats) > 0  # the statistics were rebuilt
+        db.session.remove()
+
+    client = app.test_client()
+    for pid, (names, rounds, _open, _) in games.items():
+        body = client.get(f"/api/v1/games/{pid}").get_json()
+        assert body["players"] == names
+        assert body["totals"] == expected[pid]
+        assert len(body["rounds"]) == rounds
+        assert body["finished"] is (rounds == 20)
+        page = client.get(f"/games/{pid}")
+        assert page.status_code == 200
+        html = page.get_data(as_text=True)
+        for name, total in zip(names, expected[pid], strict=True):
+            assert name in html and str(total).replace("-", "\u2212") in html
+    # The old scorer token still works: the in-progress game takes its open round's tricks.
+    r = client.put(
+        "/api/v1/games/progress4xxxxxxxxxxxxx/rounds/7",
+        json={"tricks": [7, 0, 0, 0]},
+        headers={"Authorization": f"Bearer {TOKEN}"},
+    )
+    assert r.status_code == 200, r.get_json()
+    assert client.get("/players").status_code == 200
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()

@@ -1,0 +1,131 @@
+"""The installable app as the server sends it: manifest, icons, service worker, and
+static files that are cached for good once fetched by their versioned address."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from PIL import Image
+from werkzeug.test import TestResponse
+
+YEAR = "public, max-age=31536000, immutable"
+
+
+def get(client: FlaskClient, url: str) -> TestResponse:
+    """GET, read and close (a static file's response holds the file open until then)."""
+    response = client.get(url)
+    response.get_data()
+    response.close()
+    return response
+
+
+def linked(client: FlaskClient, rel: str, path: str = "/") -> list[str]:
+    """The href of every <link rel=...> on a page."""
+    body = get(client, path).get_data(as_text=True)
+    return re.findall(rf'<link rel="{rel}" href="([^"]+)"', body)
+
+
+def test_every_page_links_manifest_icons_and_theme_colours(client: FlaskClient) -> None:
+    for path in ("/", "/games/new", "/games", "/pads", "/no/such/page"):
+        body = get(client, path).get_data(as_text=True)
+        assert len(linked(client, "manifest", path)) == 1, path
+        assert 'rel="apple-touch-icon"' in body
+        assert 'name="theme-color" content="#ffffff" media="(prefers-color-scheme: light)"' in body
+        assert 'name="theme-color" content="#1f2228" media="(prefers-color-scheme: dark)"' in body
+        assert '<meta name="service-worker" content="/sw.js">' in body
+
+
+def test_manifest_is_valid_and_its_icons_exist(client: FlaskClient) -> None:
+    [href] = linked(client, "manifest")
+    response = get(client, href)
+    assert response.status_code == 200
+    assert response.mimetype == "application/manifest+json"
+    manifest = json.loads(response.get_data(as_text=True))
+    base = "http://localhost" + href
+    assert manifest["name"] and manifest["short_name"] == "Scorekeeper"
+    assert urlsplit(urljoin(base, manifest["start_url"])).path == "/"
+    assert urlsplit(urljoin(base, manifest["scope"])).path == "/"
+    assert manifest["display"] == "standalone"
+    assert re.fullmatch(r"#[0-9a-f]{6}", manifest["theme_color"])
+    assert re.fullmatch(r"#[0-9a-f]{6}", manifest["background_color"])
+    kinds = set()
+    for icon in manifest["icons"]:
+        got = get(client, urlsplit(urljoin(base, icon["src"])).path)
+        assert got.status_code == 200, icon
+        assert got.mimetype == icon["type"]
+        if icon["type"] == "image/png":
+            size = Image.open(io.BytesIO(got.data)).size
+            assert f"{size[0]}x{size[1]}" == icon["sizes"]
+        kinds.add((icon["purpose"], icon["sizes"]))
+    for purpose in ("any", "maskable"):
+        assert {(purpose, "192x192"), (purpose, "512x512")} <= kinds
+    assert ("any", "any") in kinds  # the SVG
+
+
+def test_favicon_and_touch_icon(client: FlaskClient) -> None:
+    response = get(client, "/favicon.ico")
+    assert response.status_code == 200
+    assert response.mimetype in ("image/vnd.microsoft.icon", "image/x-icon")
+    [touch] = linked(client, "apple-touch-icon")
+    assert Image.open(io.BytesIO(get(client, touch).data)).size == (180, 180)
+
+
+def test_service_worker_is_served_from_the_root_uncached(client: FlaskClient) -> None:
+    response = get(client, "/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype == "text/javascript"
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert response.headers["Service-Worker-Allowed"] == "/"
+    body = response.get_data(as_text=True)
+    precache = json.loads(re.search(r"var PRECACHE = (.*);", body).group(1))
+    # Exactly what the pages load, by the same versioned addresses.
+    page = get(client, "/").get_data(as_text=True)
+    for url in re.findall(r'(?:href|src)="(/static/[^"]+)"', page):
+        assert url.replace("&amp;", "&") in precache, url
+    assert all("?v=" in url for url in precache)
+    assert not any("print.css" in url or "sw.js" in url for url in precache)
+
+
+def test_static_files_by_their_current_version_are_cached_for_a_year(
+    client: FlaskClient,
+) -> None:
+    [css] = re.findall(r'href="(/static/css/app\.css\?v=\w+)"', get(client, "/").get_data(True))
+    assert get(client, css).headers["Cache-Control"] == YEAR
+    # Without the version, or with an old one: ask the server again every time.
+    assert get(client, "/static/css/app.css").headers["Cache-Control"] == "no-cache"
+    assert get(client, "/static/css/app.css?v=0ld").headers["Cache-Control"] == "no-cache"
+
+
+@pytest.fixture
+def own_static(app: Flask, tmp_path: Path) -> Path:
+    """The app serving a copy of static/ that a test may change."""
+    copy = tmp_path / "static"
+    shutil.copytree(str(app.static_folder), copy)
+    app.static_folder = str(copy)
+    return copy
+
+
+def test_a_changed_file_gets_a_new_address_and_a_new_worker(
+    client: FlaskClient, own_static: Path
+) -> None:
+    def versions() -> tuple[str, str]:
+        page = get(client, "/").get_data(as_text=True)
+        css = re.search(r'href="(/static/css/app\.css\?v=\w+)"', page).group(1)
+        worker = get(client, "/sw.js").get_data(as_text=True)
+        return css, re.search(r'var VERSION = "(\w+)"', worker).group(1)
+
+    css, worker = versions()
+    with (own_static / "css" / "app.css").open("a") as f:
+        f.write("\n/* changed */\n")
+    new_css, new_worker = versions()
+    assert new_css != css and new_worker != worker
+    assert get(client, new_css).headers["Cache-Control"] == YEAR
+    assert get(client, css).headers["Cache-Control"] == "no-cache"  # the old address
