@@ -46,7 +46,12 @@ def page_size(data: bytes) -> tuple[float, float]:
 
 def pdftext(data: bytes) -> str:
     """The PDF's text, with typographic minus signs as ASCII hyphens."""
-    return _run(["pdftotext", "-layout"], data).replace("\u2212", "-")
+    return _run(["pdftotext", "-layout", "-f", "1", "-l", "1"], data).replace("\u2212", "-")
+
+
+def story_text(data: bytes) -> str:
+    """The text of the second page: the game's story (chart, bids against tricks)."""
+    return _run(["pdftotext", "-layout", "-f", "2", "-l", "2"], data).replace("\u2212", "-")
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,7 @@ class Word:
 
 def pdfwords(data: bytes) -> list[Word]:
     words = []
-    for line in _run(["pdftotext", "-tsv"], data).splitlines()[1:]:
+    for line in _run(["pdftotext", "-tsv", "-f", "1", "-l", "1"], data).splitlines()[1:]:
         cols = line.split("\t")
         if cols[0] == "5":
             left, top, width, height = map(float, cols[6:10])
@@ -120,11 +125,14 @@ def save_png(data: bytes, folder: Path, name: str) -> Path:
     return folder / f"{name}.png"
 
 
-def assert_valid_pdf(data: bytes, paper: str, landscape: bool | None = None) -> None:
-    """One page of ``paper``, in the orientation asked for (either when ``None``)."""
+def assert_valid_pdf(
+    data: bytes, paper: str, landscape: bool | None = None, pages: int = 1
+) -> None:
+    """``pages`` pages of ``paper`` (the pad on the first), in the orientation asked for
+    (either when ``None``)."""
     assert data.startswith(b"%PDF-"), data[:20]
     assert data.rstrip().endswith(b"%%EOF")
-    assert pdfinfo(data)["Pages"] == "1"
+    assert pdfinfo(data)["Pages"] == str(pages)
     width, height = page_size(data)
     short, long = PAGE_PTS[paper]
     if landscape is None:

@@ -13,7 +13,16 @@ from flask.testing import FlaskClient
 from scorekeeper.engine import RuleSet
 from scorekeeper.models import Game
 from scorekeeper.services import games
-from tests.pdf.support import NAMES, assert_valid_pdf, pad_rows, pdftext, r16, save_png, signed
+from tests.pdf.support import (
+    NAMES,
+    assert_valid_pdf,
+    pad_rows,
+    pdftext,
+    r16,
+    save_png,
+    signed,
+    story_text,
+)
 
 COMBOS = [
     (players, plan)
@@ -94,7 +103,12 @@ def test_finished_game(
     assert response.mimetype == "application/pdf"
     data = response.data
     save_png(data, artifacts, f"game-{plan}-{players}")
-    assert_valid_pdf(data, "a4")
+    # The pad on one page; the game's story (issue 5's chart) on a second.
+    assert_valid_pdf(data, "a4", pages=2)
+    story = " ".join(story_text(data).split())
+    assert "Running totals" in story and "Bids against tricks taken" in story
+    for name in played.names:
+        assert name in story
 
     rows = pad_rows(data, len(played.rows))
     for number, expected in played.rows.items():
