@@ -7,10 +7,12 @@ measures, in the same run and one after the other, with `wrk -t2 -c32 --latency`
 
 - trivial: GET /healthz, the app's cheapest answer (the yardstick);
 - game page: GET /games/<id> of the finished 6-player game (10 rounds, full page);
-- round submission: PUT /api/v1/games/<id>/rounds/1 with the scorer token, a correction
-  of round 1 of a 4-player game with 5 rounds played (a game has only so many rounds to
-  add, and a correction goes through the same path as a new round: rule check,
-  store, recompute every score from the engine, log the change, commit).
+- round submission: PUT /api/v1/games/<id>/rounds/1 with the game's scorer token,
+  correcting round 1 of 64 four-player games with 5 rounds played, in turn (a game has
+  only so many rounds to add; a correction goes the same way as a new round: rule check,
+  store, recompute every score from the engine, log the change, commit). Each connection
+  writes to a different game, as tables do; one game written by 32 phones at once would
+  mostly measure 409s.
 
 Prints requests/s, p50/p99 latency, errors and the page/trivial ratio; with --json the
 last line is one JSON object. Targets (issue 7): the game page serves ≥ 50 % of the
@@ -36,15 +38,27 @@ from scorekeeper.services import games as game_service  # noqa: E402
 from tests.robustness.servers import Server, migrate  # noqa: E402
 
 PUT_LUA = """
-wrk.method = "PUT"
-wrk.body = '{"bids": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]}'
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = "Bearer %s"
+-- Each wrk thread corrects round 1 of its own 32 games in turn: with 16 connections a
+-- thread never has two requests for one game in flight, so no 409 from a concurrent write.
+games = {%s}
+local body = '{"bids": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]}'
+local threads = 0
+function setup(thread)
+  thread:set("offset", threads * 32)
+  threads = threads + 1
+end
+local n = 0
+function request()
+  n = n + 1
+  local g = games[offset + (n %% 32) + 1]
+  return wrk.format("PUT", "/api/v1/games/" .. g[1] .. "/rounds/1",
+    {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. g[2]}, body)
+end
 """
 
 
-def fill(database_url: str, instance: Path) -> tuple[str, str, str]:
-    """(finished 6-player game id, 4-player game id, its scorer token)."""
+def fill(database_url: str, instance: Path) -> tuple[str, list[tuple[str, str]]]:
+    """(finished 6-player game id, [(4-player game id, scorer token)] × 64)."""
     app = create_app(
         {"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": database_url}, instance_path=instance
     )
@@ -60,13 +74,16 @@ def fill(database_url: str, instance: Path) -> tuple[str, str, str]:
             bids = [tricks[0], 0, tricks[2], 1, 0, tricks[5]]
             game_service.record_round(six, bids, tricks)
         assert game_service.sheet_of(six).finished
-        four, token = game_service.create_game(["Ann", "Ben", "Cat", "Dan"], 0, rules)
-        for cards in range(1, 6):
-            game_service.record_round(four, [0, 0, 0, 0], [cards, 0, 0, 0])
-        ids = six.public_id, four.public_id
+        fours = []
+        for _ in range(64):
+            four, token = game_service.create_game(["Ann", "Ben", "Cat", "Dan"], 0, rules)
+            for cards in range(1, 6):
+                game_service.record_round(four, [0, 0, 0, 0], [cards, 0, 0, 0])
+            fours.append((four.public_id, token))
+        six_id = six.public_id
         db.session.remove()
         db.engine.dispose()
-    return ids[0], ids[1], token
+    return six_id, fours
 
 
 def _ms(text: str) -> float:
@@ -83,6 +100,8 @@ def wrk(url: str, duration: int, connections: int, script: str | None = None) ->
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     socket = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     return {
+        "non_2xx": int(non2xx.group(1)) if non2xx else 0,
+        "socket_errors": sum(int(x) for x in socket.groups()) if socket else 0,
         "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),  # type: ignore[union-attr]
         "p50_ms": _ms(re.search(r"\s50%\s+(\S+)", out).group(1)),  # type: ignore[union-attr]
         "p99_ms": _ms(re.search(r"\s99%\s+(\S+)", out).group(1)),  # type: ignore[union-attr]
@@ -103,16 +122,16 @@ def main() -> int:
         instance = Path(tmp)
         url = f"sqlite:///{instance / 'load.sqlite'}"
         migrate(url, instance)
-        six, four, token = fill(url, instance)
+        six, fours = fill(url, instance)
         lua = instance / "put.lua"
-        lua.write_text(PUT_LUA % token)
+        lua.write_text(PUT_LUA % ", ".join(f'{{"{g}", "{t}"}}' for g, t in fours))
         server = Server(url, instance, workers=2).start()
         try:
             results = {
                 "trivial": wrk(f"{server.base}/healthz", args.duration, args.connections),
                 "game_page": wrk(f"{server.base}/games/{six}", args.duration, args.connections),
                 "round_submission": wrk(
-                    f"{server.base}/api/v1/games/{four}/rounds/1",
+                    f"{server.base}/api/v1/games/{fours[0][0]}/rounds/1",
                     args.duration,
                     args.connections,
                     str(lua),

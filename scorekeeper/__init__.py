@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import event
 
-from scorekeeper import cli, compression, i18n, security, simulate
+from scorekeeper import cli, compression, i18n, passphrase, security, simulate
 from scorekeeper.extensions import csrf, db, migrate
 
 # templates/, static/ and instance/ live at the repository root, next to the package.
@@ -60,6 +60,7 @@ def create_app(
     security.init_app(app)
     db.init_app(app)
     csrf.init_app(app)
+    passphrase.init_app(app)
     i18n.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     with app.app_context():

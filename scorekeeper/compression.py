@@ -50,9 +50,16 @@ def _compress(response: Response) -> Response:
     etag, _weak = response.get_etag()
     key = (request.path, etag) if request.endpoint == "static" and etag else None
     body = _STATIC.get(key) if key else None
-    if body is None:
-        response.direct_passthrough = False  # static files: read the file into memory
-        data = response.get_data()
+    # Static files come as an open file passed straight through; the body now goes
+    # through set_data, and the answer's close() must close the file too.
+    response.direct_passthrough = False
+    if body is not None:
+        # Kept from before: the file stays unread, closed with the answer.
+        close = getattr(response.response, "close", None)
+        if close is not None:
+            response.call_on_close(close)
+    else:
+        data = response.get_data()  # static files: read the file into memory
         if len(data) < MIN_SIZE:
             return response
         body = gzip.compress(data, compresslevel=LEVEL, mtime=0)
@@ -65,8 +72,9 @@ def _compress(response: Response) -> Response:
     # Ranges would address the uncompressed file; the name is known from the URL.
     for name in ("Accept-Ranges", "Content-Disposition"):
         response.headers.pop(name, None)
-    if etag:
-        # Another representation of the same file: the tag must not claim byte equality.
+    if key and etag:
+        # Another representation of the same file: its tag must not claim byte equality.
+        # (The API's ETag is the game's version, which gzip does not change.)
         response.set_etag(etag, weak=True)
     return response
 

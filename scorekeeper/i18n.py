@@ -188,7 +188,6 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     # The rule set's own checks (plain ValueErrors from RuleSet).
     (re.compile(r"^Scoring '(\w+)' \(.*\) must be a whole number from 0 to 1000\.$"), "scoring"),
     (re.compile(r"^Rule 'dealer_rule_from_round' .* from 1 to 20\.$"), "from_round"),
-    (re.compile(r"^Plus/minus one and the Canadian rule need open bids"), "open_bids"),
     (re.compile(r"^The unicoloured game is for 3 or 4 players only\.$"), "unicoloured"),
     (re.compile(r"^Wizard is played by 3 to 6 players, not (.+)\.$"), "players"),
 ]
@@ -205,16 +204,16 @@ def suit_word(colour: str) -> str:
     return str(words.get(colour, colour))
 
 
-def rule_message(exc: BaseException) -> str:
+def rule_message(exc: BaseException, names: Sequence[str] | None = None) -> str:
     """An engine error in the reader's language; its English text when there is no
-    translation for it.
+    translation for it. ``names`` (seat order) replace the engine's "Player 2".
 
     In English this is the engine's own message, word for word.
     """
     if current_language() == DEFAULT_LOCALE:
         return str(exc)
     if not isinstance(exc, RuleError):
-        return _from_words(str(exc))
+        return _from_words(str(exc), names)
     p = exc.params
     code = exc.code
     if code == "dealer_does_not_bid":
@@ -284,10 +283,10 @@ def rule_message(exc: BaseException) -> str:
         return gettext("The last round deals every card, so there is no trump.")
     if code == "bids_missing":
         return gettext("Every bid must be in before the tricks.")
-    return _from_words(str(exc))
+    return _from_words(str(exc), names)
 
 
-def _from_words(message: str) -> str:
+def _from_words(message: str, names: Sequence[str] | None = None) -> str:
     for pattern, kind in _PATTERNS:
         m = pattern.match(message)
         if m is None:
@@ -298,9 +297,9 @@ def _from_words(message: str) -> str:
         if kind == "not_in_hand":
             return gettext("%(card)s is not in your hand.", card=m.group(1))
         if kind == "turn_to_bid":
-            return gettext("It is %(name)s's turn to bid.", name=_seat_words(m.group(1)))
+            return gettext("It is %(name)s's turn to bid.", name=_seat_words(m.group(1), names))
         if kind == "turn_to_play":
-            return gettext("It is %(name)s's turn to play.", name=_seat_words(m.group(1)))
+            return gettext("It is %(name)s's turn to play.", name=_seat_words(m.group(1), names))
         if kind == "already_bid":
             return gettext("You have already bid this round.")
         if kind == "dealer_chooses":
@@ -316,11 +315,6 @@ def _from_words(message: str) -> str:
         if kind == "from_round":
             return gettext(
                 "The round the dealer rule starts from must be a whole number from 1 to 20."
-            )
-        if kind == "open_bids":
-            return gettext(
-                "Plus/minus one and the Canadian rule need open bids: with hidden or secret "
-                "bids the last bidder cannot see which bid would make the total."
             )
         if kind == "unicoloured":
             return gettext("The unicoloured game is for 3 or 4 players only.")
@@ -338,9 +332,12 @@ _SCORING_FIELDS = {
 }
 
 
-def _seat_words(who: str) -> str:
+def _seat_words(who: str, names: Sequence[str] | None = None) -> str:
     m = re.fullmatch(r"Player (\d+)", who)
-    return player_name(int(m.group(1)) - 1) if m else who
+    if m is None:
+        return who
+    seat = int(m.group(1)) - 1
+    return names[seat] if names is not None and 0 <= seat < len(names) else player_name(seat)
 
 
 # -- rule sets in words --------------------------------------------------------------------

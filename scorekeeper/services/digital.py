@@ -33,7 +33,7 @@ from scorekeeper.engine import (
 )
 from scorekeeper.engine.bots import Bot, Strategy, play_until_waiting
 from scorekeeper.extensions import db
-from scorekeeper.i18n import rule_message
+from scorekeeper.i18n import _, rule_message
 from scorekeeper.models import DigitalTable, utcnow
 from scorekeeper.models import Game as GameRow
 from scorekeeper.services import games as game_service
@@ -77,11 +77,11 @@ def create_table(
     :raises Rejected: for bad players or kinds, or a table of bots only.
     """
     if not isinstance(kinds, (list, tuple)) or len(kinds) != len(names):
-        raise Rejected("Say for each seat whether a person or a bot plays.", "bad_kinds")
+        raise Rejected(_("Say for each seat whether a person or a bot plays."), "bad_kinds")
     if any(k not in KINDS for k in kinds):
-        raise Rejected("Each seat is played by a person or a bot.", "bad_kinds")
+        raise Rejected(_("Each seat is played by a person or a bot."), "bad_kinds")
     if PERSON not in kinds and seed is None:
-        raise Rejected("At least one seat must be a person.", "bad_kinds")
+        raise Rejected(_("At least one seat must be a person."), "bad_kinds")
     game, scorer_token = game_service.create_game(list(names), first_dealer, rules, mode="digital")
     tokens: list[str | None] = [secrets.token_urlsafe(18) if k == PERSON else None for k in kinds]
     table_token = secrets.token_urlsafe(18)
@@ -185,21 +185,23 @@ def act(table: DigitalTable, seat: int, action: str, value: str, seq: object) ->
     if expected != table.actions[seat]:
         raise Conflict("Already done: this tap was counted once.", "already_done")
     if is_bot(table, seat):
-        raise Rejected("A bot plays this seat.", "bot_seat")
+        raise Rejected(_("A bot plays this seat."), "bot_seat")
     game = engine_game(table)
     try:
         if action == "trump":
             game.choose_trump(seat, Suit.from_name(value))
         elif action == "bid":
             if not value.isdecimal():
-                raise Rejected("A bid is a whole number of tricks.", "bad_bid")
+                raise Rejected(_("A bid is a whole number of tricks."), "bad_bid")
             game.bid(seat, int(value))
         elif action == "play":
             _play(game, seat, value)
         else:
             raise Rejected("Unknown action.", "bad_request")
     except RuleError as exc:
-        raise Rejected(_words(table, rule_message(exc)), exc.code or "illegal") from None
+        raise Rejected(
+            _words(table, rule_message(exc, names(table))), exc.code or "illegal"
+        ) from None
     except ValueError as exc:  # a suit or card that does not parse
         raise Rejected(str(exc), "bad_request") from None
     actions = list(table.actions)

@@ -16,4 +16,5 @@ from scorekeeper.web import (  # noqa: E402, F401
     pads,
     pwa,
     setup,
+    story,
 )

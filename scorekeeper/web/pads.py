@@ -29,6 +29,7 @@ from scorekeeper import i18n, pdf
 from scorekeeper.engine import MAX_PLAYERS, MIN_PLAYERS, Plan, RuleSet
 from scorekeeper.i18n import LazyString, _, _l
 from scorekeeper.services import games as game_service
+from scorekeeper.services.charts import game_chart
 from scorekeeper.services.errors import NotFound, Rejected
 from scorekeeper.services.padview import (
     HIDDEN_BID,
@@ -287,6 +288,8 @@ def pad_context(pad: PadView | BlankPad, paper: str) -> dict[str, Any]:
         "title_width": pdf.TITLE_WIDTH,
         "suit_names": {option.value: option.label for option in trump_options(rules)},
         "number_pt": round(min(13.0, max(9.0, layout.row * 1.35)), 1),
+        # A played game's story (running totals, bids against tricks) on a second page.
+        "chart": game_chart(pad) if isinstance(pad, PadView) and standings else None,
     }
 
 

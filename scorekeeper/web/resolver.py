@@ -10,8 +10,10 @@ from typing import Any
 
 from flask import Blueprint, Response, make_response, render_template, request
 
+from scorekeeper import i18n
 from scorekeeper.engine import MAX_PLAYERS, Card, Suit, parse_cards
 from scorekeeper.engine.disputes import judge_trick
+from scorekeeper.i18n import _
 from scorekeeper.web.access import is_htmx
 from scorekeeper.web.cardfaces import face, suit_word
 
@@ -22,8 +24,10 @@ TRUMPS = ["yellow", "red", "green", "blue", "none", "unicoloured"]
 
 def _trump_words(trump: str) -> str:
     if trump == "unicoloured":
-        return "unicoloured game (no trump, highest number wins)"
-    return "no trump" if trump == "none" else f"{trump} is trump"
+        return _("unicoloured game (no trump, highest number wins)")
+    if trump == "none":
+        return _("no trump")
+    return _("%(suit)s is trump", suit=i18n.suit_word(trump))
 
 
 @bp.app_template_global("card_face")

@@ -31,7 +31,7 @@
     var button = event.target.closest("button[data-copy]");
     if (!button) return;
     navigator.clipboard.writeText(button.getAttribute("data-copy")).then(function () {
-      button.textContent = "Copied";
+      button.textContent = button.dataset.copied || "Copied";
     });
   });
   document.addEventListener("DOMContentLoaded", function () { enhance(document); });

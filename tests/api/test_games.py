@@ -116,13 +116,6 @@ def test_players_are_cleaned(client: FlaskClient) -> None:
         ({"players": ["Ann", "Ben", "Cat"], "rules": {"scoring": {"per_trick": -1}}}, "bad_rules"),
         ({"players": ["Ann", "Ben", "Cat"], "rules": {"scoring": {"bonus": 1}}}, "bad_rules"),
         (
-            {
-                "players": ["Ann", "Ben", "Cat"],
-                "rules": {"dealer_rule": "plus_minus_one", "bidding": "secret"},
-            },
-            "bad_rules",
-        ),
-        (
             {"players": ["A", "B", "C", "D", "E"], "rules": {"round_plan": "unicoloured"}},
             "bad_players",
         ),

@@ -14,12 +14,14 @@ from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from scorekeeper import engine
+from scorekeeper.engine import Phase, RuleSet
+from scorekeeper.services import digital as digital_service
 from scorekeeper.services import games as game_service
 
 # axe-core from npm (`npm pack axe-core`), vendored with its licence: a test-only asset.
 AXE = Path(__file__).parent / "axe" / "axe-4.14.1.min.js"
 SERIOUS = ("serious", "critical")
-PhoneMaker = Callable[[str], Page]
+PhoneMaker = Callable[..., Page]
 
 # Interactive elements and how big they are on screen. A radio or checkbox counts by its
 # label (the label is what a thumb hits); a link inside a sentence is exempt, as in WCAG.
@@ -69,13 +71,14 @@ def axe_problems(page: Page) -> list[str]:
 
 @pytest.fixture
 def phones(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[PhoneMaker]:
-    """Phones (browser contexts) in a colour scheme; CSP bypassed to inject axe."""
+    """Phones (browser contexts) in a colour scheme and language; CSP bypassed for axe."""
     made: list[BrowserContext] = []
 
-    def make(scheme: str = "light") -> Page:
+    def make(scheme: str = "light", locale: str = "en-GB") -> Page:
         context = browser.new_context(
             **browser_context_args,
             color_scheme=scheme,
+            locale=locale,
             bypass_csp=True,  # type: ignore[arg-type]
         )
         made.append(context)
@@ -110,8 +113,8 @@ def _pages(app: Flask, base: str, scorer: Page, viewer: Page) -> Iterator[tuple[
 
     # The round being entered: trump and two bids in.
     scorer.locator(".trump-pick > summary").click()
-    scorer.locator(".trump-form").get_by_role("button", name="Green").first.click()
-    expect(scorer.locator(".trump-now")).to_contain_text("Green")
+    scorer.locator('.trump-form button[value="green"]').click()
+    expect(scorer.locator(".trump-now .suit-green")).to_be_visible()
     for entered in (1, 2):
         scorer.locator("form.taps .key:not([disabled])").first.click()
         expect(scorer.locator("table.seats button.val")).to_have_count(entered)
@@ -124,6 +127,8 @@ def _pages(app: Flask, base: str, scorer: Page, viewer: Page) -> Iterator[tuple[
     yield "game-viewer", viewer
     viewer.goto(base + done.split("/score/")[0])
     yield "game-finished", viewer
+    viewer.goto(viewer.url + "/story")
+    yield "game-story", viewer
     for path, name in [
         ("/", "home"),
         ("/games/new", "setup"),
@@ -140,7 +145,7 @@ def _pages(app: Flask, base: str, scorer: Page, viewer: Page) -> Iterator[tuple[
         yield name, viewer
     viewer.goto(base + "/players")
     viewer.locator("table.stats a").first.click()
-    expect(viewer.get_by_role("heading", level=1)).not_to_have_text("Players")
+    expect(viewer).to_have_url(re.compile(r"/players/\d+$"))
     yield "player", viewer
 
     # A digital game: the host's seat links, a seat, the pass-and-play phone.
@@ -149,30 +154,48 @@ def _pages(app: Flask, base: str, scorer: Page, viewer: Page) -> Iterator[tuple[
         viewer.fill(f"input[name=name{i}]", name)
         viewer.select_option(f"select[name=kind{i}]", kind)
     viewer.locator("form.digital-setup button[type=submit]").click()
-    expect(viewer.get_by_role("heading", name="Seat links")).to_be_visible()
-    host = viewer.url
+    expect(viewer.locator("[data-seat-link='0']")).to_be_visible()
     yield "digital-host", viewer
-    viewer.locator("[data-seat-link='0']").click()
-    expect(viewer.locator("#seat")).to_be_visible()
-    yield "digital-seat", viewer
-    turn = viewer.locator("#seat li.turn").first.get_attribute("data-seat")  # never the bot
-    viewer.goto(host)
-    viewer.locator(f"[data-seat-link='{turn}']").click()
-    expect(viewer.locator('#seat form[action$="/act"] button').first).to_be_visible()
-    yield "digital-seat-to-act", viewer
-    viewer.goto(host)
     viewer.locator("[data-table-link]").click()
     expect(viewer.locator("#seat")).to_be_visible()
     yield "digital-pass-and-play", viewer
 
+    # Seats of dealt tables (seeded, so the same every run): one seat waiting, one whose
+    # turn it is, and a dealer who turned up a Wizard and must choose trump.
+    for name, phase, acting in [
+        ("digital-seat", Phase.BIDDING, False),
+        ("digital-seat-to-act", Phase.BIDDING, True),
+        ("digital-seat-choose-trump", Phase.CHOOSE_TRUMP, True),
+    ]:
+        viewer.goto(base + _seat_link(app, phase, acting))
+        expect(viewer.locator("#seat")).to_be_visible()
+        yield name, viewer
 
+
+def _seat_link(app: Flask, phase: Phase, acting: bool) -> str:
+    """A seat of the first seeded 3-person table in ``phase``: one that must act or not."""
+    with app.app_context():
+        for seed in range(200):
+            made = digital_service.create_table(
+                ["Ann", "Ben", "Cat"], ["person"] * 3, 0, RuleSet(), seed=seed
+            )
+            game = digital_service.engine_game(made.table)
+            if game.phase is phase:
+                waiting = game.waiting_for()
+                seat = next(s for s in range(3) if (s in waiting) == acting)
+                return f"/digital/{made.game.public_id}/s/{made.seat_tokens[seat]}"
+    raise AssertionError(f"no seed up to 200 deals a table in {phase}")
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_every_page_passes_axe_and_has_big_taps(
-    app: Flask, phones: PhoneMaker, live_server: str, artifacts: Path, scheme: str
+    app: Flask, phones: PhoneMaker, live_server: str, artifacts: Path, scheme: str, locale: str
 ) -> None:
     shots = artifacts / "a11y"
     shots.mkdir(exist_ok=True)
-    scorer, viewer = phones(scheme), phones(scheme)
+    scorer, viewer = phones(scheme, locale), phones(scheme, locale)
+    lang = locale[:2]
     assert scorer.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (
         scheme == "dark"
     )
@@ -182,14 +205,15 @@ def test_every_page_passes_axe_and_has_big_taps(
     visited = []
     for name, page in _pages(app, live_server, scorer, viewer):
         visited.append(name)
-        page.screenshot(path=shots / f"{name}-{scheme}.png", full_page=True)
+        assert page.evaluate("document.documentElement.lang") == lang, name
+        page.screenshot(path=shots / f"{name}-{scheme}-{lang}.png", full_page=True)
         if found := axe_problems(page):
             problems[name] = found
         if found := page.evaluate(TAP_TARGETS):
             small[name] = found
         if page.evaluate("document.documentElement.scrollWidth") > 390:
             wide.append(name)
-    assert len(visited) == 20, visited
+    assert len(visited) == 22, visited
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
     assert not small, "\n".join(f"{k}: {v}" for k, v in small.items())
     assert not wide
@@ -238,3 +262,38 @@ def test_a_round_entered_with_the_keyboard_alone(
     expect(page.locator("#entry-title")).to_contain_text("2")
     totals = page.locator("#pad tbody tr").first.locator("td.total")
     expect(totals).to_have_text([re.compile(r"30$"), "20", "20"])
+
+
+CONTRAST = """(pairs) => {
+  const lum = (css) => {
+    const [r, g, b] = css.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number).map((c) => {
+      c /= 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  return pairs.map(([fg, bg]) => {
+    const box = document.createElement("div");
+    box.style.background = `var(${bg})`;
+    const text = document.createElement("span");
+    text.style.color = `var(${fg})`;
+    box.append(text);
+    document.body.append(box);
+    const [a, b] = [lum(getComputedStyle(text).color), lum(getComputedStyle(box).backgroundColor)];
+    box.remove();
+    return [fg, bg, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)];
+  });
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_suit_colours_are_readable_on_every_background(
+    phones: PhoneMaker, live_server: str, scheme: str
+) -> None:
+    page = phones(scheme)
+    page.goto(live_server + "/")
+    suits = ["--suit-yellow", "--suit-red", "--suit-green", "--suit-blue"]
+    grounds = ["--bg", "--surface", "--now-bg", "--current-row", "--leader-bg"]
+    ratios = page.evaluate(CONTRAST, [[fg, bg] for fg in suits for bg in grounds])
+    low = [(fg, bg, round(r, 2)) for fg, bg, r in ratios if r < 4.5]
+    assert not low

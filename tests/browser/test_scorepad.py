@@ -136,7 +136,8 @@ def test_a_whole_short_game_with_plus_minus_one(
     expect(page.locator(".winner-line")).to_contain_text(
         f"{winners[0]} wins" if len(winners) == 1 else "share the win"
     )
-    expect(page.locator(".standings li").first).to_contain_text(str(best))
+    # Scores are shown with a real minus sign (U+2212).
+    expect(page.locator(".standings li").first).to_contain_text(str(best).replace("-", "\u2212"))
     assert taps.count == 60  # 10 rounds × (3 bids + 2 tricks + confirm)
     # No script errors, nothing refused by the Content Security Policy (a missing favicon
     # is the one request allowed to fail).

@@ -10,6 +10,7 @@ scored, and every stored score and total must equal the engine's recomputation.
 
 from __future__ import annotations
 
+import http.client
 import random
 import threading
 import time
@@ -102,7 +103,7 @@ def write(
                         raise AssertionError(f"round: {status} {reply}")
                 game.rounds[number] = (bids, tricks)
                 count.append(1)
-        except (OSError, ConnectionError):
+        except (OSError, http.client.HTTPException):
             # The server is gone (killed): whatever was in flight is unacknowledged.
             return
 

@@ -172,7 +172,10 @@ def test_api_conforms(case: Any) -> None:
     RUN["cases"] = RUN.get("cases", 0) + 1
     key = f"{case.method.upper()} {case.path}"
     RUN[key] = RUN.get(key, 0) + 1
-    response = case.call_and_validate(excluded_checks=[positive_data_acceptance])
+    # The WSGI transport hands over bodies as sent: ask for them uncompressed.
+    response = case.call_and_validate(
+        headers={"Accept-Encoding": "identity"}, excluded_checks=[positive_data_acceptance]
+    )
     assert response.status_code < 500, response.text
     if response.status_code >= 400:
         content_type = response.headers.get("content-type", [""])[0]
