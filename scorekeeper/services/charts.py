@@ -40,6 +40,9 @@ _STYLE = Style(
 )
 
 
+_DASHES = ("", "10,5", "3,4", "12,4,3,4", "2,7", "7,3,2,3,2,3")
+
+
 def _static(root: Element, label: str) -> Element:
     """Drop every <script> (pygal's tooltip config): the chart is a plain picture that
     fills its box, and says what it shows to screen readers."""
@@ -67,7 +70,8 @@ def running_totals(points: list[list[int]], names: list[str], title: str = "") -
         show_dots=len(points[0]) <= 21 if points else True,
         dots_size=3.5,
         legend_at_bottom=True,
-        legend_at_bottom_columns=min(3, max(1, len(names))),
+        # No legend_at_bottom_columns: pygal sizes the legend's rows as players // columns
+        # (rounded down), which clips a last, part-filled row; its default is square.
         truncate_legend=-1,
         x_title=_("Round"),
         y_title=_("Total"),
@@ -79,8 +83,10 @@ def running_totals(points: list[list[int]], names: list[str], title: str = "") -
         show_minor_x_labels=not (points and len(points[0]) > 11),
         explicit_size=False,
     )
-    for name, series in zip(names, points, strict=True):
-        chart.add(name, series)
+    for seat, (name, series) in enumerate(zip(names, points, strict=True)):
+        # A dash pattern per player as well as a colour: colour is never the only sign.
+        dash = _DASHES[seat % len(_DASHES)]
+        chart.add(name, series, stroke_style={"width": 3, "dasharray": dash} if dash else None)
     label = title or _("Running totals by round")
     return tostring(_static(chart.render_tree(), label), encoding="unicode")
 
