@@ -6,9 +6,11 @@ Serves a temporary SQLite database holding a finished 6-player game on 127.0.0.1
 measures, in the same run and one after the other, with `wrk -t2 -c32 --latency`:
 
 - trivial: GET /healthz, the app's cheapest answer (the yardstick);
-- game page: GET /games/<id> of the finished 6-player game (10 rounds, full page);
+- game page: GET /games/<id> of the finished 6-player game (10 rounds, full page, as a
+  follower opening the view link sees it; asked for once before the run, so the run
+  measures the readers after the first, who rendered it into the page cache);
 - round submission: PUT /api/v1/games/<id>/rounds/1 with the game's scorer token,
-  correcting round 1 of 64 four-player games with 5 rounds played, in turn (a game has
+  correcting round 1 of 256 four-player games with 5 rounds played, in turn (a game has
   only so many rounds to add; a correction goes the same way as a new round: rule check,
   store, recompute every score from the engine, log the change, commit). Each connection
   writes to a different game, as tables do; one game written by 32 phones at once would
@@ -28,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
+from urllib.request import urlopen
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -38,27 +42,32 @@ from scorekeeper.services import games as game_service  # noqa: E402
 from tests.robustness.servers import Server, migrate  # noqa: E402
 
 PUT_LUA = """
--- Each wrk thread corrects round 1 of its own 32 games in turn: with 16 connections a
--- thread never has two requests for one game in flight, so no 409 from a concurrent write.
+-- Each wrk thread corrects round 1 of its own GAMES_PER_THREAD games in turn: with 16
+-- connections a game's previous correction is long answered before it comes round again
+-- (two at once would rightly get 409 "already recorded by someone else").
 games = {%s}
 local body = '{"bids": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]}'
 local threads = 0
 function setup(thread)
-  thread:set("offset", threads * 32)
+  thread:set("offset", threads * %d)
   threads = threads + 1
 end
 local n = 0
 function request()
   n = n + 1
-  local g = games[offset + (n %% 32) + 1]
+  local g = games[offset + (n %% %d) + 1]
   return wrk.format("PUT", "/api/v1/games/" .. g[1] .. "/rounds/1",
     {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. g[2]}, body)
 end
+function response(status, headers, body)
+  if status >= 300 then io.write("answer " .. status .. " " .. body:sub(1, 160) .. "\\n") end
+end
 """
+GAMES_PER_THREAD = 128
 
 
 def fill(database_url: str, instance: Path) -> tuple[str, list[tuple[str, str]]]:
-    """(finished 6-player game id, [(4-player game id, scorer token)] × 64)."""
+    """(finished 6-player game id, [(4-player game id, scorer token)] × 2 threads' games)."""
     app = create_app(
         {"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": database_url}, instance_path=instance
     )
@@ -75,7 +84,7 @@ def fill(database_url: str, instance: Path) -> tuple[str, list[tuple[str, str]]]
             game_service.record_round(six, bids, tricks)
         assert game_service.sheet_of(six).finished
         fours = []
-        for _ in range(64):
+        for _ in range(2 * GAMES_PER_THREAD):
             four, token = game_service.create_game(["Ann", "Ben", "Cat", "Dan"], 0, rules)
             for cards in range(1, 6):
                 game_service.record_round(four, [0, 0, 0, 0], [cards, 0, 0, 0])
@@ -91,16 +100,20 @@ def _ms(text: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}[unit]
 
 
-def wrk(url: str, duration: int, connections: int, script: str | None = None) -> dict[str, float]:
+def wrk(url: str, duration: int, connections: int, script: str | None = None) -> dict[str, Any]:
     cmd = ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency"]
     if script:
         cmd += ["-s", script]
     out = subprocess.run(cmd + [url], capture_output=True, text=True, check=True).stdout
     requests = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
+    refused = re.findall(r"^answer (\d+) (.*)$", out, re.MULTILINE)
+    for status, body in dict(refused).items():
+        print(f"  {url.rsplit('/', 3)[-3]}…: {status} {body[:120]}", file=sys.stderr)
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     socket = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     return {
         "non_2xx": int(non2xx.group(1)) if non2xx else 0,
+        "non_2xx_statuses": ",".join(sorted({status for status, _ in refused})),
         "socket_errors": sum(int(x) for x in socket.groups()) if socket else 0,
         "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),  # type: ignore[union-attr]
         "p50_ms": _ms(re.search(r"\s50%\s+(\S+)", out).group(1)),  # type: ignore[union-attr]
@@ -124,9 +137,13 @@ def main() -> int:
         migrate(url, instance)
         six, fours = fill(url, instance)
         lua = instance / "put.lua"
-        lua.write_text(PUT_LUA % ", ".join(f'{{"{g}", "{t}"}}' for g, t in fours))
+        games = ", ".join(f'{{"{g}", "{t}"}}' for g, t in fours)
+        lua.write_text(PUT_LUA % (games, GAMES_PER_THREAD, GAMES_PER_THREAD))
         server = Server(url, instance, workers=2).start()
         try:
+            # The game's first reader renders the page and keeps it (the page cache);
+            # the run measures the readers after.
+            urlopen(f"{server.base}/games/{six}").read()
             results = {
                 "trivial": wrk(f"{server.base}/healthz", args.duration, args.connections),
                 "game_page": wrk(f"{server.base}/games/{six}", args.duration, args.connections),

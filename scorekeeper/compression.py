@@ -1,8 +1,10 @@
-"""gzip for text answers (pages, fragments, CSS, JS, JSON, SVG) when the client takes it.
+"""Brotli or gzip for text answers (pages, fragments, CSS, JS, JSON, SVG), whichever the
+client takes (Brotli first: every current phone browser takes it over HTTPS and on
+localhost, and it is a fifth smaller than gzip for our pages and scripts).
 
-A phone on a slow network loads a game page in a third of the bytes. Static files are
-compressed once per version (their ETag) and kept; everything else is compressed per
-answer, which costs well under a millisecond for a page.
+A phone on a slow network loads a game page in a fifth of the bytes. Static files are
+compressed once per version (their ETag) at the highest levels and kept; everything else
+is compressed per answer at a fast level, which costs a fraction of a millisecond.
 """
 
 from __future__ import annotations
@@ -10,7 +12,10 @@ from __future__ import annotations
 import gzip
 from collections import OrderedDict
 
+import brotli  # type: ignore[import-untyped]
 from flask import Flask, Response, request
+
+from scorekeeper.security import add_vary
 
 COMPRESSIBLE = {
     "text/html",
@@ -23,32 +28,49 @@ COMPRESSIBLE = {
     "application/manifest+json",
     "image/svg+xml",
 }
-MIN_SIZE = 512  # below this, gzip's own header and the CPU outweigh the saving
-LEVEL = 6
-_STATIC: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+MIN_SIZE = 512  # below this, the coding's own framing and the CPU outweigh the saving
+CODINGS = ("br", "gzip")
+_STATIC: OrderedDict[tuple[str, str, str], bytes] = OrderedDict()
 _STATIC_MAX = 64
 
 
-def _accepts_gzip() -> bool:
-    for part in request.headers.get("Accept-Encoding", "").split(","):
+def accepted_coding() -> str | None:
+    """The best content coding the client takes: "br", "gzip" or None."""
+    header = request.headers.get("Accept-Encoding", "")
+    if not header:
+        return None
+    taken: set[str] = set()
+    for part in header.split(","):
         coding, _, params = part.strip().partition(";")
-        if coding.strip().lower() in ("gzip", "*"):
-            return params.replace(" ", "") not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
-    return False
+        if params.replace(" ", "") in ("q=0", "q=0.0", "q=0.00", "q=0.000"):
+            continue
+        coding = coding.strip().lower()
+        taken.update(CODINGS if coding == "*" else (coding,))
+    return next((c for c in CODINGS if c in taken), None)
+
+
+def compress(data: bytes, coding: str, best: bool = False) -> bytes:
+    """``data`` in ``coding``; ``best`` for what is compressed once and kept."""
+    if coding == "br":
+        packed: bytes = brotli.compress(data, mode=brotli.MODE_TEXT, quality=11 if best else 5)
+        return packed
+    return gzip.compress(data, compresslevel=9 if best else 6, mtime=0)
 
 
 def _compress(response: Response) -> Response:
-    response.vary.add("Accept-Encoding")
+    add_vary(response, "Accept-Encoding")
     if (
         response.status_code != 200
         or response.mimetype not in COMPRESSIBLE
         or "Content-Encoding" in response.headers
         or request.method == "HEAD"
-        or not _accepts_gzip()
     ):
         return response
+    coding = accepted_coding()
+    if coding is None:
+        return response
     etag, _weak = response.get_etag()
-    key = (request.path, etag) if request.endpoint == "static" and etag else None
+    key = (request.path, etag, coding) if request.endpoint == "static" and etag else None
     body = _STATIC.get(key) if key else None
     # Static files come as an open file passed straight through; the body now goes
     # through set_data, and the answer's close() must close the file too.
@@ -62,19 +84,19 @@ def _compress(response: Response) -> Response:
         data = response.get_data()  # static files: read the file into memory
         if len(data) < MIN_SIZE:
             return response
-        body = gzip.compress(data, compresslevel=LEVEL, mtime=0)
+        body = compress(data, coding, best=key is not None)
         if key:
             _STATIC[key] = body
             while len(_STATIC) > _STATIC_MAX:
                 _STATIC.popitem(last=False)
     response.set_data(body)
-    response.headers["Content-Encoding"] = "gzip"
+    response.headers["Content-Encoding"] = coding
     # Ranges would address the uncompressed file; the name is known from the URL.
     for name in ("Accept-Ranges", "Content-Disposition"):
         response.headers.pop(name, None)
     if key and etag:
         # Another representation of the same file: its tag must not claim byte equality.
-        # (The API's ETag is the game's version, which gzip does not change.)
+        # (The API's ETag is the game's version, which compression does not change.)
         response.set_etag(etag, weak=True)
     return response
 

@@ -8,8 +8,10 @@ words them here; :func:`describe_rules` is the translated twin of ``RuleSet.desc
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from flask import Flask, Response, has_request_context, request
 # Flask-Babel ships no type information; the typed wrappers below are what the app uses.
 from flask_babel import (  # type: ignore[import-untyped]
     LazyString,
+    force_locale,
     format_date,
     get_locale,
 )
@@ -28,7 +31,9 @@ from flask_babel import lazy_gettext as _lazy_gettext
 from flask_babel import ngettext as _ngettext
 
 from scorekeeper.engine import Bidding, DealerRule, Plan, RuleError, RuleSet, SuitNames, TieBreak
+from scorekeeper.engine.disputes import Note
 from scorekeeper.extensions import babel
+from scorekeeper.security import add_vary
 
 LANGUAGES = {"en": "English", "de": "Deutsch"}
 DEFAULT_LOCALE = "en"
@@ -80,6 +85,32 @@ def select_locale() -> str:
     return request.accept_languages.best_match(LANGUAGES, default=DEFAULT_LOCALE)
 
 
+def shell_language() -> str:
+    """The language of the command line, read as gettext does: the list in ``LANGUAGE``,
+    else the first of ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set
+    ("de_DE.UTF-8" → "de"); English for any other language or none."""
+    for part in os.environ.get("LANGUAGE", "").split(":"):
+        if _language_of(part) in LANGUAGES:
+            return _language_of(part)
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name)
+        if value:
+            code = _language_of(value)
+            return code if code in LANGUAGES else DEFAULT_LOCALE
+    return DEFAULT_LOCALE
+
+
+def _language_of(value: str) -> str:
+    return value.split(".")[0].split("@")[0].split("_")[0].lower()
+
+
+@contextmanager
+def language(code: str) -> Iterator[None]:
+    """Texts in ``code`` for a while, outside a request too (the command line)."""
+    with force_locale(code):
+        yield
+
+
 def current_language() -> str:
     """The language code of the current request ("en" or "de")."""
     locale = get_locale()
@@ -108,8 +139,7 @@ def init_app(app: Flask) -> None:
     def vary_on_language(response: Response) -> Response:
         # The same address answers in the reader's language: caches must keep them apart.
         if request.endpoint != "static":
-            response.vary.add("Accept-Language")
-            response.vary.add("Cookie")
+            add_vary(response, "Accept-Language", "Cookie")
         return response
 
 
@@ -323,6 +353,28 @@ def _from_words(message: str, names: Sequence[str] | None = None) -> str:
                 "Wizard is played by 3 to 6 players, not %(players)s.", players=m.group(1)
             )
     return message
+
+
+def dispute_note(note: Note) -> str:
+    """A note of the trick resolver (``engine.disputes``) in the reader's language; in
+    English the engine's own text, word for word."""
+    if current_language() == DEFAULT_LOCALE:
+        return note.text
+    p = note.params
+    if note.code == "one_in_deck":
+        card = gettext("%(suit)s %(rank)s", suit=suit_word(str(p.get("suit"))), rank=p.get("rank"))
+        return gettext("Impossible: there is only one %(card)s in the deck.", card=card)
+    if note.code == "deck_has_only" and p.get("kind") == "wizard":
+        return gettext("Impossible: the deck has only %(limit)s Wizards.", limit=p.get("limit"))
+    if note.code == "deck_has_only" and p.get("kind") == "jester":
+        return gettext("Impossible: the deck has only %(limit)s Jesters.", limit=p.get("limit"))
+    if note.code == "legal_if_void":
+        return gettext(
+            "Only legal if player %(number)s had no %(suit)s: they had to follow %(suit)s.",
+            number=p.get("player"),
+            suit=suit_word(str(p.get("suit"))),
+        )
+    return note.text
 
 
 _SCORING_FIELDS = {

@@ -48,10 +48,28 @@ class _SessionInterface(SecureCookieSessionInterface):
         )
 
 
+_LOWER = [(name.lower(), name, value) for name, value in HEADERS.items()]
+
+
 def _add_headers(response: Response) -> Response:
-    for name, value in HEADERS.items():
-        response.headers.setdefault(name, value)
+    # (Runs on every answer: one pass over the headers rather than a lookup per name.)
+    present = {name.lower() for name in response.headers.keys()}  # noqa: SIM118
+    for lower, name, value in _LOWER:
+        if lower not in present:
+            response.headers.add(name, value)
     return response
+
+
+def add_vary(response: Response, *names: str) -> None:
+    """Add ``names`` to the answer's ``Vary`` header (once each)."""
+    current = response.headers.get("Vary")
+    if not current:
+        response.headers["Vary"] = ", ".join(names)
+        return
+    have = {part.strip().lower() for part in current.split(",")}
+    missing = [name for name in names if name.lower() not in have]
+    if missing:
+        response.headers["Vary"] = ", ".join([current, *missing])
 
 
 def init_app(app: Flask) -> None:

@@ -32,7 +32,7 @@ from scorekeeper.services import games as game_service
 from scorekeeper.services import pages as page_service
 from scorekeeper.services.errors import NotFound, Rejected
 from scorekeeper.services.padview import pad_view, trump_options
-from scorekeeper.web import bp
+from scorekeeper.web import bp, cached
 from scorekeeper.web.access import (
     grant_scorer,
     is_htmx,
@@ -54,6 +54,9 @@ def _context(game: Game, **extra: Any) -> dict[str, Any]:
         "game": game,
         "pad": pad,
         "scorer": scorer,
+        # Only a scorer's page sends anything back: a follower's has no CSRF token, so
+        # the page cache can keep it whole (scorekeeper/web/cached.py).
+        "csrf_header": scorer,
         "log": page_service.change_log(game),
         "trumps": trump_options(pad.rules),
         "view_url": view_url,
@@ -149,9 +152,25 @@ def _version() -> int | None:
 # -- viewing --------------------------------------------------------------------------------
 
 
+def _kept(public_id: str, kind: str) -> Response:
+    """The game page (``kind`` "page") or its update fragment ("update") from the page
+    cache: rendered once per game version for all who see it the same way."""
+    scorer = is_scorer(public_id)
+    role = ("scorer+link" if scorer_token(public_id) else "scorer") if scorer else "viewer"
+    template = "games/game.html" if kind == "page" else "games/_update.html"
+
+    def render(overrides: dict[str, object]) -> tuple[str, Game]:
+        game = load_game(public_id)
+        return render_template(template, **_context(game, **overrides)), game
+
+    return cached.page(public_id, kind, role, render, new_idempotency_key)
+
+
 @bp.get("/games/<public_id>", endpoint="game")
 def show_game(public_id: str) -> Response:
     """The game page: entry panel (scorer) or status, the pad, rules, change log, sharing."""
+    if not is_htmx() and not request.query_string and cached.usable():
+        return _kept(public_id, "page")
     return _page("games/game.html", "games/_update.html", **_context(load_game(public_id)))
 
 
@@ -165,10 +184,12 @@ def game_live(public_id: str) -> ResponseReturnValue:
         response = make_response("", 204)
         response.headers["Cache-Control"] = "no-store"
         return response
-    game = load_game(public_id)
     if not is_htmx():
-        return _back_to_game(game)
-    response = _game_response(game)
+        return _back_to_game(load_game(public_id))
+    if cached.usable():
+        response = _kept(public_id, "update")
+    else:
+        response = _game_response(load_game(public_id))
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -65,7 +65,6 @@ class Server:
             "SECRET_KEY": self.secret_key,
             "BIND": f"127.0.0.1:{self.port}",
             "WEB_CONCURRENCY": str(self.workers),
-            "ACCESS_LOG": "/dev/null",
             **self.env,
         }
         log = open(self.instance / f"gunicorn-{self.port}.log", "ab")  # noqa: SIM115

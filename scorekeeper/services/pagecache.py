@@ -1,0 +1,91 @@
+"""Rendered game pages kept in the database, per game version.
+
+A game page only changes when the game does, and every change bumps the game's version
+in the same transaction. So a page rendered for (game, version, variant) can be served
+again to every reader of that version, by any app server: the lookup joins the game row,
+and a kept page of an older version is never served. Rendering again is always correct,
+so failing to keep a page (a write conflict between two servers, a read-only database)
+only costs the next reader a render.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from sqlalchemy import bindparam, delete, func, or_, select
+from sqlalchemy.exc import SQLAlchemyError
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Game, PageCache
+
+log = logging.getLogger(__name__)
+MAX_VARIANTS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    body: bytes
+    gzip: bytes | None
+    br: bytes | None
+
+
+# Built once: the lookup runs for every page served, and building the statement would
+# cost more than running it.
+_LOOKUP = (
+    select(PageCache.body, PageCache.gzip, PageCache.br)
+    .join(Game, Game.id == PageCache.game_id)
+    .where(
+        Game.public_id == bindparam("public_id"),
+        PageCache.variant == bindparam("variant"),
+        PageCache.version == Game.version,
+    )
+)
+
+
+def lookup(public_id: str, variant: str) -> Kept | None:
+    """The page kept for the game's current version in this variant, if any."""
+    with db.engine.connect() as connection:
+        row = connection.execute(_LOOKUP, {"public_id": public_id, "variant": variant}).first()
+    return Kept(*row) if row is not None else None
+
+
+def keep(
+    game_id: int,
+    version: int,
+    variant: str,
+    body: bytes,
+    gzip: bytes | None = None,
+    br: bytes | None = None,
+) -> bool:
+    """Keep a page rendered for ``version``; drop the game's pages of other versions.
+
+    Commits its own transaction, so call it after everything else of the request is
+    done. Returns whether the page was kept.
+    """
+    try:
+        kept = db.session.scalar(
+            select(func.count()).select_from(PageCache).where(PageCache.game_id == game_id)
+        )
+        # A game has a handful of variants (languages × roles × addresses); many more
+        # means odd Host headers: start over rather than grow without bound.
+        stale = (
+            PageCache.game_id == game_id
+            if (kept or 0) >= MAX_VARIANTS
+            else (PageCache.game_id == game_id)
+            & or_(PageCache.version != version, PageCache.variant == variant)
+        )
+        db.session.execute(delete(PageCache).where(stale))
+        db.session.add(
+            PageCache(
+                game_id=game_id, version=version, variant=variant, body=body, gzip=gzip, br=br
+            )
+        )
+        db.session.commit()
+    except SQLAlchemyError as exc:
+        # Another server kept the same page at the same moment, or the game changed
+        # meanwhile: the next reader renders it again.
+        db.session.rollback()
+        log.info("page not kept: %s", exc.__class__.__name__)
+        return False
+    return True

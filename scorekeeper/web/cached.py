@@ -1,0 +1,119 @@
+"""Game pages served from the page cache (:mod:`scorekeeper.services.pagecache`).
+
+A page is rendered once per game version and variant: the page or the update fragment,
+the reader's language, viewer or scorer, the address it was asked at (its links and QR
+codes are absolute) and the app's build (templates, code, translations, static files).
+What must differ per request never goes into the kept copy: the scorer's CSRF token and
+each form's idempotency key are rendered as markers and filled in on the way out. A
+follower's page has neither, so it is kept compressed too and goes out as stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Callable
+from pathlib import Path
+
+from flask import Flask, Response, current_app, request, session
+from flask_wtf.csrf import generate_csrf
+
+from scorekeeper import compression
+from scorekeeper.i18n import current_language
+from scorekeeper.models import Game
+from scorekeeper.services import pagecache
+
+Render = Callable[[dict[str, object]], tuple[str, Game]]
+_EXTENSION = "scorekeeper.pagecache"
+# What a page's rendering depends on besides the game: hashed into every variant, so a
+# new release never serves a page kept by the one before.
+_SOURCES = (
+    "scorekeeper/**/*.py",
+    "scorekeeper/translations/**/*.mo",
+    "templates/**/*",
+    "static/**/*",
+)
+
+
+class _Setup:
+    def __init__(self, app: Flask) -> None:
+        root = Path(app.root_path).parent
+        digest = hashlib.sha256()
+        for pattern in _SOURCES:
+            for path in sorted(root.glob(pattern)):
+                if path.is_file():
+                    digest.update(path.relative_to(root).as_posix().encode())
+                    digest.update(path.read_bytes())
+        self.build = digest.hexdigest()[:16]
+        # Markers nobody can type into a name: derived from the secret key, the same in
+        # every app server that shares the database.
+        mark = hmac.new(app.config["SECRET_KEY"].encode(), b"page-cache", "sha256").hexdigest()
+        self.csrf_mark = f"csrf{mark[:20]}"
+        self.key_mark = f"idem{mark[20:40]}"
+
+
+def _setup() -> _Setup:
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    setup: _Setup | None = app.extensions.get(_EXTENSION)
+    if setup is None:
+        setup = app.extensions[_EXTENSION] = _Setup(app)
+    return setup
+
+
+def usable() -> bool:
+    """Whether this request's page may come from (and go into) the cache: a plain GET
+    with no message waiting to be shown."""
+    return (
+        current_app.config.get("PAGE_CACHE", True)
+        and request.method == "GET"
+        and "_flashes" not in session
+    )
+
+
+def page(
+    public_id: str, kind: str, role: str, render: Render, new_key: Callable[[], str]
+) -> Response:
+    """The page ``kind`` of a game as ``role`` sees it, from the cache or rendered.
+
+    ``render(overrides)`` renders it with ``overrides`` added to the template context and
+    returns the HTML and the game it showed; ``new_key`` makes a fresh idempotency key.
+    """
+    setup = _setup()
+    variant = hashlib.sha256(
+        "\n".join((setup.build, kind, current_language(), role, request.host_url)).encode()
+    ).hexdigest()[:32]
+    kept = pagecache.lookup(public_id, variant)
+    if kept is None:
+        html, game = render(
+            {
+                "csrf_token": lambda: setup.csrf_mark,
+                "idempotency_key": lambda: setup.key_mark,
+            }
+        )
+        body = html.encode()
+        personal = setup.csrf_mark in html or setup.key_mark in html
+        copies = (
+            {}
+            if personal
+            else {c: compression.compress(body, c, best=True) for c in compression.CODINGS}
+        )
+        pagecache.keep(game.id, game.version, variant, body, copies.get("gzip"), copies.get("br"))
+        kept = pagecache.Kept(body, copies.get("gzip"), copies.get("br"))
+    return _answer(kept, setup, new_key)
+
+
+def _answer(kept: pagecache.Kept, setup: _Setup, new_key: Callable[[], str]) -> Response:
+    headers = {"Vary": "HX-Request, Accept-Encoding"}
+    if kept.gzip is None:  # a page with markers: only ever kept uncompressed
+        html = kept.body.decode()
+        html = html.replace(setup.csrf_mark, generate_csrf())
+        parts = html.split(setup.key_mark)
+        html = parts[0] + "".join(new_key() + part for part in parts[1:])
+        # Compressed on the way out like any other answer.
+        return Response(html, mimetype="text/html", headers=headers)
+    coding = compression.accepted_coding()
+    stored = kept.br if coding == "br" else kept.gzip if coding == "gzip" else None
+    if stored is None or coding is None:
+        return Response(kept.body, mimetype="text/html", headers=headers)
+    headers["Content-Encoding"] = coding
+    return Response(stored, mimetype="text/html", headers=headers)

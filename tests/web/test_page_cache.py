@@ -1,0 +1,212 @@
+"""The game page is rendered once per game version and kept in the database (the page
+cache): later readers get the kept page from any app server, never a stale one, and what
+must differ per request (CSRF token, idempotency keys) still does."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from flask import Flask, template_rendered
+from flask_migrate import upgrade
+from sqlalchemy import func, select
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+from scorekeeper.models import PageCache
+from scorekeeper.services.pagecache import MAX_VARIANTS
+from scorekeeper.web.cached import _setup
+from tests.web.support import HX, Pages, pad_totals, section, text_of
+
+BR = {"Accept-Encoding": "gzip, br"}
+
+
+@contextmanager
+def renders(app: Flask) -> Iterator[list[str]]:
+    """The names of the templates rendered meanwhile."""
+    seen: list[str] = []
+
+    def record(sender: Flask, template: object, context: object, **extra: object) -> None:
+        seen.append(getattr(template, "name", "?"))
+
+    template_rendered.connect(record, app)
+    try:
+        yield seen
+    finally:
+        template_rendered.disconnect(record, app)
+
+
+def kept_rows(app: Flask) -> list[tuple[int, str]]:
+    with app.app_context():
+        return [(row.version, row.variant) for row in db.session.scalars(select(PageCache)).all()]
+
+
+def test_a_follower_gets_the_page_rendered_once_per_version(
+    app: Flask, pages: Pages, follower: Pages
+) -> None:
+    pid = pages.new_game(["Ann", "Ben", "Cat"])
+    pages.play_round(pid, {1: 1, 2: 0, 0: 0}, {1: 1, 2: 0})
+    with renders(app) as seen:
+        first = follower.page(pid)
+    assert first.status_code == 200 and "games/game.html" in seen
+    with renders(app) as seen:
+        again = follower.page(pid)
+        packed = follower.client.get(f"/games/{pid}", headers=BR)
+    assert seen == []  # served from the kept copy, plain and compressed
+    assert again.data == first.data
+    assert packed.headers["Content-Encoding"] == "br"
+    assert pad_totals(again.get_data(as_text=True), 1) == [20, 30, 20]
+    assert len(kept_rows(app)) == 1
+
+
+def test_a_change_is_seen_at_once_and_the_old_page_dropped(
+    app: Flask, pages: Pages, follower: Pages
+) -> None:
+    pid = pages.new_game(["Ann", "Ben", "Cat"])
+    pages.play_round(pid, {1: 1, 2: 0, 0: 0}, {1: 1, 2: 0})
+    follower.page(pid)
+    old = kept_rows(app)
+    pages.play_round(pid, {2: 0, 0: 2, 1: 0}, {2: 0, 0: 2})
+    body = follower.page(pid).get_data(as_text=True)
+    assert pad_totals(body, 2) == [60, 50, 40]
+    now = kept_rows(app)
+    assert len(now) == 1 and now[0][0] > old[0][0]
+    # A correction of a past round changes the version too.
+    pages.correct(pid, 1, [1, 1, 0], [0, 1, 0])
+    assert pad_totals(follower.page(pid).get_data(as_text=True), 1) == [-10, 30, 20]
+
+
+def test_live_update_fragment_is_kept_too(app: Flask, pages: Pages, follower: Pages) -> None:
+    pid = pages.new_game(["Ann", "Ben", "Cat"])
+    pages.play_round(pid, {1: 1, 2: 0, 0: 0}, {1: 1, 2: 0})
+    first = follower.client.get(f"/games/{pid}/live?v=1", headers=HX)
+    with renders(app) as seen:
+        again = follower.client.get(f"/games/{pid}/live?v=2", headers=HX)
+    assert seen == [] and again.data == first.data
+    assert again.headers["Cache-Control"] == "no-store"
+    assert "<html" not in again.get_data(as_text=True)
+    assert pad_totals(again.get_data(as_text=True), 1) == [20, 30, 20]
+
+
+def test_the_scorers_page_gets_fresh_secrets_every_time(app: Flask, pages: Pages) -> None:
+    pid = pages.new_game(["Ann", "Ben", "Cat"])
+    app.config["WTF_CSRF_ENABLED"] = True
+    first = pages.page(pid).get_data(as_text=True)
+    with renders(app) as seen:
+        second = pages.page(pid).get_data(as_text=True)
+    assert seen == []
+    with app.test_request_context():
+        marks = (_setup().csrf_mark, _setup().key_mark)
+    assert not any(mark in body for mark in marks for body in (first, second))
+    keys = [re.findall(r'name="idempotency_key" value="([^"]+)"', b) for b in (first, second)]
+    assert keys[0] and keys[1] and not set(keys[0]) & set(keys[1])
+    assert len(set(keys[1])) == len(keys[1])  # every form its own key
+    token = re.search(r'name="csrf_token" value="([^"]+)"', second).group(1)  # type: ignore[union-attr]
+    assert re.search(r'"X-CSRFToken": "([^"]+)"', second).group(1) == token  # type: ignore[union-attr]
+    # The token from the kept page is good for a write.
+    key = keys[1][0]
+    answer = pages.client.post(
+        f"/games/{pid}/bid",
+        data={"seat": "1", "bid": "0", "csrf_token": token, "idempotency_key": key},
+        headers=HX,
+    )
+    assert answer.status_code == 200
+
+
+def test_the_scorer_and_a_follower_see_their_own_pages(
+    app: Flask, pages: Pages, follower: Pages
+) -> None:
+    pid = pages.new_game(["Ann", "Ben", "Cat"])
+    follower.page(pid)
+    scorer = pages.page(pid).get_data(as_text=True)
+    viewer = follower.page(pid).get_data(as_text=True)
+    assert 'name="idempotency_key"' in scorer and "/score/" in scorer
+    assert 'name="idempotency_key"' not in viewer and "/score/" not in viewer
+    assert "hx-headers" not in viewer  # a follower sends nothing back
+    assert len(kept_rows(app)) == 2
+
+
+def test_each_language_has_its_own_page(app: Flask, follower: Pages, pages: Pages) -> None:
+    pid = pages.new_game(["Ann", "Ben", "Cat"])
+    english = follower.client.get(f"/games/{pid}", headers={"Accept-Language": "en"})
+    german = follower.client.get(f"/games/{pid}", headers={"Accept-Language": "de"})
+    assert "Score pad" in english.get_data(as_text=True)
+    assert text_of(section(german.get_data(as_text=True), "pad-title")) == "Spielblock"
+    again = follower.client.get(f"/games/{pid}", headers={"Accept-Language": "de"})
+    assert again.data == german.data != english.data
+
+
+def test_a_message_after_a_form_post_is_shown_once_not_kept(app: Flask, pages: Pages) -> None:
+    pid = pages.new_game(["Ann", "Ben", "Cat"])
+    pages.play_round(pid, {1: 1, 2: 0, 0: 0}, {1: 1, 2: 0})
+    pages.page(pid)  # kept for this version
+    done = pages.post(pid, "rounds/1/delete", htmx=False)
+    assert done.status_code == 303
+    note = '<p class="note" role="status">Round 1 deleted.</p>'
+    assert note in pages.page(pid).get_data(as_text=True)
+    assert note not in pages.page(pid).get_data(as_text=True)
+    with app.app_context():
+        bodies = [row.body.decode() for row in db.session.scalars(select(PageCache))]
+    assert bodies and not any(note in body for body in bodies)
+
+
+def test_an_unknown_game_is_404_and_nothing_kept(app: Flask, follower: Pages) -> None:
+    assert follower.page("0" * 32).status_code == 404
+    assert follower.client.get(f"/games/{'0' * 32}/live?v=1", headers=HX).status_code == 404
+    assert kept_rows(app) == []
+
+
+def test_odd_host_names_cannot_fill_the_database(app: Flask, pages: Pages, follower: Pages) -> None:
+    pid = pages.new_game(["Ann", "Ben", "Cat"])
+    for n in range(3 * MAX_VARIANTS):
+        answer = follower.client.get(f"/games/{pid}", headers={"Host": f"h{n}.example"})
+        assert answer.status_code == 200
+        assert f"http://h{n}.example/games/{pid}" in answer.get_data(as_text=True)
+    assert len(kept_rows(app)) <= MAX_VARIANTS
+
+
+def test_two_servers_share_the_kept_page(app: Flask, pages: Pages, tmp_path: Path) -> None:
+    """A second app on the same database serves the page the first one kept, and after a
+    change made through the second, the first serves the new version."""
+    other = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+            "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+        },
+        instance_path=tmp_path / "other",
+    )
+    with other.app_context():
+        upgrade()
+    pid = pages.new_game(["Ann", "Ben", "Cat"])
+    first = app.test_client().get(f"/games/{pid}")
+    with renders(other) as seen:
+        served = other.test_client().get(f"/games/{pid}")
+    assert seen == [] and served.data == first.data
+    # The scorer's browser, now on the other server (same secret key, same session).
+    moved = Pages(other.test_client())
+    moved.client.set_cookie("session", pages.client.get_cookie("session").value)  # type: ignore[union-attr]
+    moved.play_round(pid, {1: 1, 2: 0, 0: 0}, {1: 1, 2: 0})
+    with renders(app) as seen:
+        body = app.test_client().get(f"/games/{pid}").get_data(as_text=True)
+    assert "games/game.html" in seen
+    assert pad_totals(body, 1) == [20, 30, 20]
+    with other.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_without_the_cache_the_page_is_the_same(app: Flask, pages: Pages, follower: Pages) -> None:
+    pid = pages.new_game(["Ann", "Ben", "Cat"])
+    pages.play_round(pid, {1: 1, 2: 0, 0: 0}, {1: 1, 2: 0})
+    kept = follower.page(pid).data
+    app.config["PAGE_CACHE"] = False
+    with renders(app) as seen:
+        fresh = follower.page(pid).data
+    assert "games/game.html" in seen and fresh == kept
+    with app.app_context():
+        count = db.session.scalar(select(func.count()).select_from(PageCache))
+    assert count == 1
