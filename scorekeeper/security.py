@@ -48,14 +48,38 @@ class _SessionInterface(SecureCookieSessionInterface):
         )
 
 
+# Headers that only mean something for what a browser shows as a page (or runs as a
+# worker). Scripts, style sheets and images from static/, and the fragments htmx swaps
+# into a page, live under the page's own policy: sent with them, these headers would
+# only cost every tap's answer half a kilobyte on a slow network.
+DOCUMENT_ONLY = {
+    "content-security-policy",
+    "x-frame-options",
+    "cross-origin-opener-policy",
+    "permissions-policy",
+}
 _LOWER = [(name.lower(), name, value) for name, value in HEADERS.items()]
+_SUBRESOURCES = {"text/css", "text/javascript", "application/javascript", "image/png"}
+
+
+def _is_document(response: Response) -> bool:
+    """Whether a browser may show this answer as a page or run it as a worker."""
+    if response.mimetype == "image/svg+xml" or request.endpoint == "web.service_worker":
+        return True
+    if request.endpoint == "static" or response.mimetype in _SUBRESOURCES:
+        return False
+    return not (
+        request.headers.get("HX-Request") == "true"
+        and request.headers.get("HX-History-Restore-Request") != "true"
+    )
 
 
 def _add_headers(response: Response) -> Response:
     # (Runs on every answer: one pass over the headers rather than a lookup per name.)
     present = {name.lower() for name in response.headers.keys()}  # noqa: SIM118
+    document = _is_document(response)
     for lower, name, value in _LOWER:
-        if lower not in present:
+        if lower not in present and (document or lower not in DOCUMENT_ONLY):
             response.headers.add(name, value)
     return response
 

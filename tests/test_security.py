@@ -22,6 +22,35 @@ def test_every_page_sends_the_security_headers(client: FlaskClient) -> None:
     assert "frame-ancestors 'none'" in csp
 
 
+def test_page_only_headers_go_with_pages_svg_and_the_worker_only(client: FlaskClient) -> None:
+    """Scripts, style sheets, PNGs and htmx fragments live under their page's policy;
+    what a browser may show or run on its own (pages, SVG, the service worker) gets the
+    whole set."""
+    game = client.post("/api/v1/games", json={"players": ["Ann", "Ben", "Cat"]}).get_json()
+    whole = [
+        ("/", {}),
+        (f"/games/{game['id']}", {}),
+        (f"/games/{game['id']}", {"HX-Request": "true", "HX-History-Restore-Request": "true"}),
+        ("/sw.js", {}),
+        ("/static/icons/icon.svg", {}),
+        ("/no-such-page", {}),
+    ]
+    lighter = [
+        ("/static/css/app.css", {}),
+        ("/static/js/app.js", {}),
+        ("/static/icons/icon-192.png", {}),
+        (f"/games/{game['id']}/live?v=0", {"HX-Request": "true"}),
+    ]
+    for path, headers in whole + lighter:
+        response = client.get(path, headers=headers)
+        assert response.status_code in (200, 404), path
+        assert response.headers["X-Content-Type-Options"] == "nosniff", path
+        assert response.headers["Referrer-Policy"] == "no-referrer", path
+        for name in ("Content-Security-Policy", "X-Frame-Options"):
+            assert (name in response.headers) == ((path, headers) in whole), (path, name)
+        response.close()
+
+
 def test_no_template_has_an_inline_script() -> None:
     templates = list(TEMPLATES.rglob("*.html"))
     assert templates

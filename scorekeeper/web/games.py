@@ -94,12 +94,18 @@ def _back_to_game(game: Game) -> BaseResponse:
 
 
 def _act(
-    public_id: str, change: Callable[[Game], object], done: str | None = None
+    public_id: str,
+    change: Callable[[Game], object],
+    done: str | None = None,
+    draft: bool = False,
 ) -> ResponseReturnValue:
     """Run one change of a game as its scorer and answer with what changed.
 
     A refusal answers with the message and the game as stored (status 422, or 409 when
-    someone else changed it first); a round that isn't there answers 404.
+    someone else changed it first); a round that isn't there answers 404. A ``draft``
+    change (a bid or tricks of the open round) only changes the entry panel and the open
+    round's row of the pad: when the page said which version it showed (so the change
+    proves it was current), the answer is just those two (games/_tap.html).
     """
     game = load_game(public_id)
     require_scorer(game)
@@ -115,6 +121,8 @@ def _act(
         flash(done)
     if not is_htmx():
         return _back_to_game(game)
+    if draft and _version() is not None:
+        return _page("games/game.html", "games/_tap.html", **_context(game))
     return _game_response(game)
 
 
@@ -226,6 +234,7 @@ def claim_scorer(public_id: str, token: str) -> ResponseReturnValue:
 def set_trump(public_id: str) -> ResponseReturnValue:
     """Record (or clear) the open round's trump."""
     trump = request.form.get("trump", "")
+    # The trump shows on the pad's row of the open round too: the whole answer.
     return _act(public_id, lambda g: game_service.set_draft_trump(g, trump, _version()))
 
 
@@ -234,7 +243,7 @@ def set_trump(public_id: str) -> ResponseReturnValue:
 def enter_bid(public_id: str) -> ResponseReturnValue:
     """One player's bid."""
     seat, bid = _form_int("seat"), _form_int("bid")
-    return _act(public_id, lambda g: game_service.set_bid(g, seat, bid, _version()))
+    return _act(public_id, lambda g: game_service.set_bid(g, seat, bid, _version()), draft=True)
 
 
 @bp.post("/games/<public_id>/tricks")
@@ -242,7 +251,9 @@ def enter_bid(public_id: str) -> ResponseReturnValue:
 def enter_tricks(public_id: str) -> ResponseReturnValue:
     """One player's tricks; the last one fills itself in."""
     seat, tricks = _form_int("seat"), _form_int("tricks")
-    return _act(public_id, lambda g: game_service.set_tricks(g, seat, tricks, _version()))
+    return _act(
+        public_id, lambda g: game_service.set_tricks(g, seat, tricks, _version()), draft=True
+    )
 
 
 @bp.post("/games/<public_id>/clear")
@@ -252,9 +263,13 @@ def clear_entry(public_id: str) -> ResponseReturnValue:
     kind, _, arg = request.form.get("clear", "").partition(":")
     seat: Any = int(arg) if arg.isdecimal() else arg
     if kind == "bid":
-        return _act(public_id, lambda g: game_service.set_bid(g, seat, None, _version()))
+        return _act(
+            public_id, lambda g: game_service.set_bid(g, seat, None, _version()), draft=True
+        )
     if kind == "tricks":
-        return _act(public_id, lambda g: game_service.clear_tricks_from(g, seat, _version()))
+        return _act(
+            public_id, lambda g: game_service.clear_tricks_from(g, seat, _version()), draft=True
+        )
     return _act(public_id, _nothing_to_clear)
 
 

@@ -129,3 +129,37 @@ def test_a_changed_file_gets_a_new_address_and_a_new_worker(
     assert new_css != css and new_worker != worker
     assert get(client, new_css).headers["Cache-Control"] == YEAR
     assert get(client, css).headers["Cache-Control"] == "no-cache"  # the old address
+
+
+@pytest.mark.parametrize("name", ["js/app.js", "css/app.css", "js/digital.js", "css/history.css"])
+def test_our_scripts_and_styles_go_out_minified(client: FlaskClient, app: Flask, name: str) -> None:
+    source = (Path(app.static_folder or "static") / name).read_text()
+    assert "/*" in source or "//" in source  # the file as written has comments
+    url = (
+        next(u for u in linked(client, "stylesheet") + _scripts(client) if name in u)
+        if (name.startswith(("js/app", "css/app")))
+        else f"/static/{name}"
+    )
+    served = get(client, url)
+    body = served.get_data(as_text=True)
+    assert served.status_code == 200
+    assert len(body) < len(source) * 0.9
+    assert "/*" not in body and "\n  " not in body
+    # Every name the file defines is still there (nothing renamed, nothing dropped).
+    words = set(
+        re.findall(r"[A-Za-z_][\w-]{3,}", re.sub(r"/\*.*?\*/|//[^\n]*", "", source, flags=re.S))
+    )
+    assert words <= set(re.findall(r"[A-Za-z_][\w-]{3,}", body))
+    again = client.get(url, headers={"If-None-Match": served.headers["ETag"]})
+    assert again.status_code == 304
+    again.close()
+
+
+def test_third_party_minified_files_go_out_as_they_are(client: FlaskClient, app: Flask) -> None:
+    name = "js/htmx-2.0.11.min.js"
+    served = get(client, f"/static/{name}")
+    assert served.data == (Path(app.static_folder or "static") / name).read_bytes()
+
+
+def _scripts(client: FlaskClient) -> list[str]:
+    return re.findall(r'<script src="([^"]+)"', get(client, "/").get_data(as_text=True))
