@@ -8,6 +8,12 @@ request (4xx) keeps no key: its retry is looked at afresh.
 
 The pages' forms carry the key as the hidden field ``idempotency_key`` (made when the
 form is rendered) or, with htmx, as the header (made per tap by ``app.js``).
+
+What the first answer left in the browser's session rather than in its body (a flashed
+message, the scorer's rights to a game just set up) is kept with the answer too, but never
+sent: a replay flashes the message again and, through the view's ``replayed`` hook, grants
+again what was granted — the retry is usually there because the first answer, cookie and
+all, never arrived.
 """
 
 from __future__ import annotations
@@ -19,19 +25,22 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from flask import Response, current_app, request
+from flask import Response, current_app, flash, g, request, session
 from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import BadRequest
 
 from scorekeeper.extensions import db
+from scorekeeper.i18n import _, _l
 from scorekeeper.models import IdempotencyKey
 from scorekeeper.services import idempotency
 from scorekeeper.services.errors import Conflict
 
 HEADER = "Idempotency-Key"
 FORM_FIELD = "idempotency_key"
-REUSED = "This idempotency key was used for another request: send a new key with each new entry."
+REUSED = _l(
+    "This idempotency key was used for another request: send a new key with each new entry."
+)
 REPLAYED = "Idempotent-Replayed"
 # What a replay needs besides status and body; the session cookie and security headers
 # are added again by the app on the way out.
@@ -39,6 +48,9 @@ KEPT = {"content-type", "location", "etag", "vary", "cache-control"}
 # Form fields that authenticate or label a request rather than say what it does.
 NOT_CONTENT = {"csrf_token", FORM_FIELD}
 _VALID = re.compile(rf"[\x21-\x7e]{{1,{idempotency.KEY_MAX}}}")
+# Kept values that are not headers start with a character no header name has.
+PRIVATE = "@"
+_FLASHES = "flashes"
 
 Refuse = Callable[..., ResponseReturnValue]
 
@@ -53,7 +65,11 @@ def request_key(form: bool) -> str | None:
         key = request.form.get(FORM_FIELD) or None
     if key is not None and not _VALID.fullmatch(key):
         raise BadRequest(
-            f"{HEADER} must be 1 to {idempotency.KEY_MAX} visible ASCII characters, e.g. a UUID."
+            _(
+                "%(header)s must be 1 to %(most)s visible ASCII characters, e.g. a UUID.",
+                header=HEADER,
+                most=idempotency.KEY_MAX,
+            )
         )
     return key
 
@@ -74,6 +90,10 @@ def fingerprint() -> str:
         parts.append(
             sorted((k, v) for k, v in request.form.items(multi=True) if k not in NOT_CONTENT)
         )
+        # An upload is part of what is asked: the same key with another file is refused.
+        parts.append(
+            sorted((k, f.filename, _digest(f.stream)) for k, f in request.files.items(multi=True))
+        )
     else:
         data = request.get_data()
         try:
@@ -84,17 +104,44 @@ def fingerprint() -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _scope(kwargs: dict[str, Any]) -> str:
-    game = kwargs.get("public_id") or kwargs.get("game_id")
-    return f"{request.blueprint}:{game or 'new-game'}"[: idempotency.KEY_MAX]
+def _digest(stream: Any) -> str:
+    """The SHA-256 of an uploaded file, read from the start and rewound for the view."""
+    stream.seek(0)
+    digest = hashlib.sha256()
+    while chunk := stream.read(1 << 16):
+        digest.update(chunk)
+    stream.seek(0)
+    return digest.hexdigest()
 
 
-def _replay(row: IdempotencyKey) -> Response:
+def _scope(kwargs: dict[str, Any], scope: str | None) -> str:
+    name = scope or kwargs.get("public_id") or kwargs.get("game_id") or "new-game"
+    return f"{request.blueprint}:{name}"[: idempotency.KEY_MAX]
+
+
+def remember(**values: str) -> None:
+    """Keep ``values`` with this request's answer for the view's ``replayed`` hook (e.g. the
+    game and scorer token a new game's answer put in the session); never sent."""
+    kept: dict[str, str] = g.setdefault("idempotency_remembered", {})
+    kept.update(values)
+
+
+def _replay(row: IdempotencyKey) -> tuple[Response, dict[str, str]]:
+    """The kept answer, and the values kept with it (see :func:`remember`)."""
     response = Response(row.body, status=row.status)
+    private: dict[str, str] = {}
     for name, value in row.headers.items():
-        response.headers[name] = value
+        if name.startswith(PRIVATE):
+            private[name.removeprefix(PRIVATE)] = value
+        else:
+            response.headers[name] = value
     response.headers[REPLAYED] = "true"
-    return response
+    return response, private
+
+
+def _flashed_since(count: int) -> list[list[str]]:
+    """The messages flashed by the view (after the first ``count``), as [category, text]."""
+    return [[str(c), str(m)] for c, m in session.get("_flashes", [])[count:]]
 
 
 def _kept_headers(response: Response) -> dict[str, str]:
@@ -106,14 +153,22 @@ def _kept_headers(response: Response) -> dict[str, str]:
 
 
 def idempotent(
-    refuse: Refuse, authorize: Callable[..., object] | None = None, form: bool = True
+    refuse: Refuse,
+    authorize: Callable[..., object] | None = None,
+    form: bool = True,
+    scope: str | None = None,
+    replayed: Callable[..., object] | None = None,
 ) -> Callable[[Callable[..., Any]], Any]:
-    """Make a write view idempotent under its ``Idempotency-Key`` (scope: its game).
+    """Make a write view idempotent under its ``Idempotency-Key``.
 
-    ``authorize(**view_args)`` raises (403 …) for a client that may not make the write:
-    a kept answer goes only to whoever may make it. ``refuse(message, **view_args)``
-    answers a key reused for another request (422). ``form``: also read the key from the
-    form field of a page without JavaScript.
+    Keys are unique within a scope, per blueprint: ``scope`` when given (e.g. "players"),
+    else the game of the URL, else "new-game". ``authorize(**view_args)`` raises (403 …) for a
+    client that may not make the write: a kept answer goes only to whoever may make it.
+    ``refuse(message, **view_args)`` answers a key reused for another request (422).
+    ``form``: also read the key from the form field of a page without JavaScript (such a
+    page's flashed messages are kept and flashed again on a replay).
+    ``replayed(remembered, **view_args)`` runs on a replay with what the view passed to
+    :func:`remember`, to put back in the session what the first answer put there.
     """
 
     def decorator(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
@@ -124,19 +179,26 @@ def idempotent(
                 return view(**kwargs)
             if authorize is not None:
                 authorize(**kwargs)
-            scope, print_ = _scope(kwargs), fingerprint()
+            scope_, print_ = _scope(kwargs, scope), fingerprint()
 
             def answer_kept() -> ResponseReturnValue | None:
-                row = idempotency.find(scope, key)
+                row = idempotency.find(scope_, key)
                 if row is None:
                     return None
                 if row.fingerprint != print_:
-                    return refuse(REUSED, **kwargs)
-                return _replay(row)
+                    return refuse(str(REUSED), **kwargs)
+                response, private = _replay(row)
+                for category, message in json.loads(private.pop(_FLASHES, "[]")):
+                    flash(message, category)
+                if replayed is not None:
+                    replayed(private, **kwargs)
+                return response
 
             kept = answer_kept()
             if kept is not None:
                 return kept
+            flashed = len(session.get("_flashes", [])) if form else 0
+            g.pop("idempotency_remembered", None)
             try:
                 with idempotency.deferred_commit():
                     response = current_app.make_response(view(**kwargs))
@@ -157,13 +219,13 @@ def idempotent(
                     if kept is not None:
                         return kept
                 return response
+            private = dict(g.pop("idempotency_remembered", {}))
+            if form and (flashes := _flashed_since(flashed)):
+                private[_FLASHES] = json.dumps(flashes)
+            headers = _kept_headers(response)
+            headers.update({PRIVATE + name: value for name, value in private.items()})
             idempotency.keep(
-                scope,
-                key,
-                print_,
-                response.status_code,
-                _kept_headers(response),
-                response.get_data(),
+                scope_, key, print_, response.status_code, headers, response.get_data()
             )
             try:
                 db.session.commit()

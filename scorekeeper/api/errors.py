@@ -14,6 +14,7 @@ from werkzeug.routing import RequestRedirect
 from scorekeeper.api import bp
 from scorekeeper.api.payloads import etag, game_json
 from scorekeeper.extensions import db
+from scorekeeper.i18n import _, _l
 from scorekeeper.services import games as game_service
 from scorekeeper.services.errors import Conflict, NotFound, Rejected
 
@@ -27,6 +28,13 @@ HTTP_CODES = {
     413: "too_large",
     415: "unsupported_media_type",
     500: "server_error",
+}
+# Werkzeug's own descriptions are English: the ones a client can meet, in its language.
+HTTP_MESSAGES = {
+    400: _l("The request is malformed."),
+    403: _l("This is not allowed."),
+    413: _l("The request is too large."),
+    415: _l("Send the body as JSON, with Content-Type: application/json."),
 }
 
 
@@ -52,14 +60,20 @@ def http_error(exc: HTTPException) -> Response:
     status = exc.code or 500
     if status >= 500:
         db.session.rollback()
-        message = "Something went wrong on the server; nothing was changed."
+        message = _("Something went wrong on the server; nothing was changed.")
     elif status == 404 and not _described(exc):
-        message = "There is nothing at this address."
+        message = _("There is nothing at this address.")
     elif status == 405:
         allowed = ", ".join(getattr(exc, "valid_methods", None) or [])
-        message = f"{request.method} is not allowed here; allowed: {allowed}."
+        message = _(
+            "%(method)s is not allowed here; allowed: %(allowed)s.",
+            method=request.method,
+            allowed=allowed,
+        )
+    elif _described(exc):
+        message = str(exc.description)
     else:
-        message = exc.description or exc.name
+        message = str(HTTP_MESSAGES.get(status, exc.description or exc.name))
     response = error_response(status, HTTP_CODES.get(status, f"http_{status}"), message)
     for name, value in exc.get_headers():
         if name.lower() != "content-type":

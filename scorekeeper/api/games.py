@@ -21,6 +21,7 @@ from scorekeeper.api.payloads import (
     page_args,
     trump_text,
 )
+from scorekeeper.i18n import _
 from scorekeeper.idempotency import idempotent
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
@@ -54,15 +55,15 @@ def _scorer_game(game_id: str) -> Game:
     :raises Forbidden: with a token that isn't this game's (403).
     """
     game = _load(game_id)
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    scheme, _space, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized(
-            "Changing a game needs its scorer token: Authorization: Bearer <scorer_token>.",
+            _("Changing a game needs its scorer token: Authorization: Bearer <scorer_token>."),
             www_authenticate=WWWAuthenticate("bearer", {"realm": "scorekeeper"}),
         )
     if not game_service.token_matches(game, token.strip()):
         raise Forbidden(
-            "This scorer token does not belong to this game: only its scorer can change it."
+            _("This scorer token does not belong to this game: only its scorer can change it.")
         )
     return game
 
@@ -80,8 +81,12 @@ def _check_version(game: Game, version: int | None) -> None:
     # Before the body's values are looked at: a stale client hears 409 first, not 422.
     if version is not None and version != game.version:
         raise Conflict(
-            f"The game is at version {game.version}, not {version}: it changed "
-            "since you loaded it. Here is the current state.",
+            _(
+                "The game is at version %(current)s, not %(sent)s: it changed since you loaded "
+                "it. Here is the current state.",
+                current=game.version,
+                sent=version,
+            ),
             "conflict",
         )
 
@@ -173,7 +178,7 @@ def get_round(game_id: str, number: int) -> Response:
     """One recorded round, masked as in the game."""
     rounds = game_json(_load(game_id))["rounds"]
     if not 1 <= number <= len(rounds):
-        raise NotFound(f"Round {number} is not recorded.")
+        raise NotFound(_("Round %(number)s is not recorded.", number=number))
     return jsonify(rounds[number - 1])
 
 

@@ -18,6 +18,7 @@ from flask import request, url_for
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 
 from scorekeeper.engine import Suit, TrumpCall
+from scorekeeper.i18n import _, _l, _n
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
 from scorekeeper.services.errors import Conflict, Rejected
@@ -149,6 +150,14 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _number(text: str) -> int | float:
+    """A JSON number written with a fraction or exponent. A whole one (``2.0``, ``1e1``)
+    is an integer, as JSON Schema counts them and the OpenAPI document says "integer";
+    any other (``2.5``) stays a float, for the shape check to refuse (400)."""
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
 def json_body(allowed: Mapping[str, str], required: tuple[str, ...] = ()) -> dict[str, Any]:
     """The request's JSON object, with only the ``allowed`` keys and all ``required`` ones.
 
@@ -157,27 +166,41 @@ def json_body(allowed: Mapping[str, str], required: tuple[str, ...] = ()) -> dic
         missing keys (400).
     """
     if not request.is_json:
-        raise UnsupportedMediaType("Send the body as JSON, with Content-Type: application/json.")
+        raise UnsupportedMediaType(_("Send the body as JSON, with Content-Type: application/json."))
     try:
-        data = json.loads(request.get_data(), parse_constant=_reject_constant)
+        data = json.loads(request.get_data(), parse_constant=_reject_constant, parse_float=_number)
     except ValueError as exc:
-        raise BadRequest(f"The body is not valid JSON: {exc}.") from None
+        raise BadRequest(_("The body is not valid JSON: %(error)s.", error=str(exc))) from None
     if not isinstance(data, dict):
-        raise BadRequest("The body must be a JSON object.")
+        raise BadRequest(_("The body must be a JSON object."))
     unknown = sorted(set(data) - set(allowed))
     if unknown:
         raise BadRequest(
-            f"Unknown key{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}. "
-            f"Allowed: {', '.join(allowed)}."
+            _n(
+                "Unknown key: %(keys)s. Allowed: %(allowed)s.",
+                "Unknown keys: %(keys)s. Allowed: %(allowed)s.",
+                len(unknown),
+                keys=", ".join(unknown),
+                allowed=", ".join(allowed),
+            )
         )
     missing = [key for key in required if key not in data]
     if missing:
-        raise BadRequest(f"Missing key: {', '.join(missing)}.")
+        raise BadRequest(
+            _n(
+                "Missing key: %(keys)s.",
+                "Missing keys: %(keys)s.",
+                len(missing),
+                keys=", ".join(missing),
+            )
+        )
     if "trump_wizard" in data and "trump" not in data:
-        raise BadRequest("trump_wizard goes with trump: send the suit the dealer chose.")
+        raise BadRequest(_("trump_wizard goes with trump: send the suit the dealer chose."))
     for key, kind in allowed.items():
         if key in data and not _has_shape(data[key], kind):
-            raise BadRequest(f"{key} must be {_SHAPE_WORDS[kind]}.")
+            raise BadRequest(
+                _("%(key)s must be %(shape)s.", key=key, shape=str(_SHAPE_WORDS[kind]))
+            )
     return data
 
 
@@ -207,16 +230,16 @@ def _has_shape(value: object, kind: str) -> bool:
 
 
 _SHAPE_WORDS = {
-    "int": "a whole number",
-    "int?": "a whole number or null",
-    "bool": "true or false",
-    "str": "a string",
-    "str?": "a string or null",
-    "object": "an object",
-    "[str]": "a list of strings",
-    "[int]": "a list of whole numbers",
-    "[int]?": "a list of whole numbers, or null",
-    "[int?]": "a list of whole numbers (or null for no bid)",
+    "int": _l("a whole number"),
+    "int?": _l("a whole number or null"),
+    "bool": _l("true or false"),
+    "str": _l("a string"),
+    "str?": _l("a string or null"),
+    "object": _l("an object"),
+    "[str]": _l("a list of strings"),
+    "[int]": _l("a list of whole numbers"),
+    "[int]?": _l("a list of whole numbers, or null"),
+    "[int?]": _l("a list of whole numbers (or null for no bid)"),
 }
 
 
@@ -231,26 +254,35 @@ def trump_text(trump: str | None, wizard: bool | None) -> str | None:
     if trump is None:
         if wizard:
             raise Rejected(
-                "When a Wizard is turned up the dealer chooses a suit: send that suit as trump.",
+                _("When a Wizard is turned up the dealer chooses a suit: send that suit as trump."),
                 "bad_trump",
             )
         return None
     if trump in WIZARD_TRUMPS:
         if wizard is False:
             raise Rejected(
-                f"Trump {trump!r} says a Wizard was turned, but trump_wizard is false.", "bad_trump"
+                _(
+                    "Trump %(trump)s says a Wizard was turned, but trump_wizard is false.",
+                    trump=repr(trump),
+                ),
+                "bad_trump",
             )
         return trump
     if trump not in TRUMPS:
         raise Rejected(
-            f"Unknown trump {trump!r}: use {', '.join(TRUMPS)}, or "
-            "wizard:<suit> when a Wizard is turned up.",
+            _(
+                "Unknown trump %(trump)s: use %(trumps)s, or wizard:<suit> when a Wizard is "
+                "turned up.",
+                trump=repr(trump),
+                trumps=", ".join(TRUMPS),
+            ),
             "bad_trump",
         )
     if wizard:
         if trump == "none":
             raise Rejected(
-                "When a Wizard is turned up the dealer chooses a suit, never 'none'.", "bad_trump"
+                _("When a Wizard is turned up the dealer chooses a suit, never 'none'."),
+                "bad_trump",
             )
         return f"wizard:{trump}"
     return trump
@@ -268,12 +300,16 @@ def expected_version(data: Mapping[str, Any] | None = None) -> int | None:
     if header is not None and header.strip() != "*":
         text = header.strip().removeprefix("W/").strip('"')
         if not text.isdecimal():
-            raise BadRequest('If-Match must be the game\'s version, like "7".')
+            raise BadRequest(_('If-Match must be the game\'s version, like "7".'))
         header_version = int(text)
     if header_version is not None and body_version is not None and (header_version != body_version):
         raise Conflict(
-            f"If-Match says version {header_version} but the body says "
-            f"{body_version}: at most one of them is current.",
+            _(
+                "If-Match says version %(header)s but the body says %(body)s: at most one of "
+                "them is current.",
+                header=header_version,
+                body=body_version,
+            ),
             "conflict",
         )
     return body_version if body_version is not None else header_version
@@ -284,7 +320,7 @@ def page_args() -> tuple[int, int]:
     page = _positive_arg("page", 1)
     per_page = _positive_arg("per_page", DEFAULT_PER_PAGE)
     if per_page > MAX_PER_PAGE:
-        raise BadRequest(f"per_page goes from 1 to {MAX_PER_PAGE}.")
+        raise BadRequest(_("per_page goes from 1 to %(most)s.", most=MAX_PER_PAGE))
     return page, per_page
 
 
@@ -293,5 +329,5 @@ def _positive_arg(name: str, default: int) -> int:
     if text is None:
         return default
     if not text.isdecimal() or int(text) < 1 or len(text) > 9:
-        raise BadRequest(f"{name} must be a whole number from 1.")
+        raise BadRequest(_("%(name)s must be a whole number from 1.", name=name))
     return int(text)

@@ -4,13 +4,20 @@ The table says the trump and the cards in play order; the answer is who wins and
 rule, and notes on what the cards say about the players: a card that did not follow the
 led suit was legal only if its player had none of that suit, and a card can't be in one
 trick twice.
+
+Each note says its kind in ``code`` and the facts in ``params`` besides its English
+``text``, so that an app can word it in another language (as with :class:`RuleError`):
+
+- ``"one_in_deck"``: a number card twice (``card`` "R5", ``suit`` "red", ``rank`` 5);
+- ``"deck_has_only"``: a fifth Wizard or Jester (``kind`` "wizard"/"jester", ``limit`` 4);
+- ``"legal_if_void"``: a card off the led suit (``player`` 2, ``suit`` "red").
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cards import Card, Kind
 from .rules import MAX_PLAYERS
@@ -24,6 +31,8 @@ class Note:
     index: int
     text: str
     impossible: bool = False  # True: the trick as entered can't have happened
+    code: str = ""  # the kind of note (see the module docstring)
+    params: dict[str, object] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,15 +67,24 @@ def judge_trick(
     for i, card in enumerate(cards):
         counts[card] += 1
         limit = 1 if card.kind is Kind.NUMBER else 4
-        if counts[card] > limit:
-            what = f"{card}" if card.kind is Kind.NUMBER else f"{card.kind.value.title()}s"
+        if counts[card] > limit and card.suit is not None:
             notes.append(
                 Note(
                     i,
-                    f"Impossible: the deck has only {limit} {what}."
-                    if limit > 1
-                    else f"Impossible: there is only one {card} in the deck.",
+                    f"Impossible: there is only one {card} in the deck.",
                     impossible=True,
+                    code="one_in_deck",
+                    params={"card": str(card), "suit": card.suit.colour, "rank": card.rank},
+                )
+            )
+        elif counts[card] > limit:
+            notes.append(
+                Note(
+                    i,
+                    f"Impossible: the deck has only {limit} {card.kind.value.title()}s.",
+                    impossible=True,
+                    code="deck_has_only",
+                    params={"kind": card.kind.value, "limit": limit},
                 )
             )
         if unicoloured or card.suit is None:
@@ -78,6 +96,8 @@ def judge_trick(
                     i,
                     f"Only legal if player {i + 1} had no {led.colour}: "
                     f"they had to follow {led.colour}.",
+                    code="legal_if_void",
+                    params={"player": i + 1, "suit": led.colour},
                 )
             )
     return Judgement(result, tuple(notes))

@@ -2,7 +2,9 @@
 pygal on the server (for the game page and the printed pad), plus bids against tricks.
 
 pygal embeds a script for its tooltips even with ``js=[]``; the pages allow no inline
-script, so the chart is filtered down to plain SVG before it is rendered.
+script, so the chart is filtered down to plain SVG before it is rendered. Each player's
+line has a dash pattern besides its colour, and the legend shows both: its key is a short
+stretch of the line rather than pygal's colour square.
 """
 
 from __future__ import annotations
@@ -41,6 +43,58 @@ _STYLE = Style(
 
 
 _DASHES = ("", "10,5", "3,4", "12,4,3,4", "2,7", "7,3,2,3,2,3")
+_LINE_WIDTH = 3
+# pygal's legend square, and the legend key drawn instead: long enough for a whole
+# period of every dash pattern above (the longest is 23).
+_BOX = 12
+_KEY = 28
+
+
+def _local(tag: object) -> str:
+    return str(tag).rsplit("}", 1)[-1]
+
+
+def _legend_keys(root: Element) -> Element:
+    """Replace each legend entry's colour square by a short line in the player's colour
+    and dash pattern, and move the name along to make room: colour is never all. A name
+    too long for its column is shortened with "…" (the full name is its title)."""
+    legends = [g for g in root.iter() if "legend" in g.get("class", "").split()]
+    columns = sorted({float(c.get("x", 0)) for g in legends for c in g if _local(c.tag) == "rect"})
+    # pygal's own estimate of text width (0.6 em a letter) is generous: 0.55 em.
+    room = (columns[1] - columns[0] - _KEY - 5 - 6) if len(columns) > 1 else None
+    longest = None if room is None else max(int(room / (0.55 * _STYLE.legend_font_size)), 3)
+    for legend in legends:
+        seat = int(legend.get("id", "").rsplit("-", 1)[-1])
+        for child in legend:
+            if _local(child.tag) == "rect":
+                x, y = float(child.get("x", 0)), float(child.get("y", 0))
+                middle = y + float(child.get("height", _BOX)) / 2
+                key = child.tag.replace("rect", "line") if isinstance(child.tag, str) else "line"
+                child.clear()
+                child.tag = key
+                child.attrib.update(
+                    {
+                        "x1": f"{x:g}",
+                        "x2": f"{x + _KEY:g}",
+                        "y1": f"{middle:g}",
+                        "y2": f"{middle:g}",
+                        "class": f"color-{seat} legend-key",
+                        "stroke": _STYLE.colors[seat % len(_STYLE.colors)],
+                        "stroke-width": str(_LINE_WIDTH),
+                    }
+                )
+                dash = _DASHES[seat % len(_DASHES)]
+                if dash:
+                    child.set("stroke-dasharray", dash)
+            elif _local(child.tag) == "text":
+                child.set("x", f"{float(child.get('x', 0)) + _KEY - _BOX:g}")
+                name = child.text or ""
+                if longest is not None and len(name) > longest:
+                    child.text = name[: longest - 1] + "…"
+                    title = legend.makeelement(str(child.tag).replace("text", "title"), {})
+                    title.text = name
+                    legend.append(title)
+    return root
 
 
 def _static(root: Element, label: str) -> Element:
@@ -86,9 +140,10 @@ def running_totals(points: list[list[int]], names: list[str], title: str = "") -
     for seat, (name, series) in enumerate(zip(names, points, strict=True)):
         # A dash pattern per player as well as a colour: colour is never the only sign.
         dash = _DASHES[seat % len(_DASHES)]
-        chart.add(name, series, stroke_style={"width": 3, "dasharray": dash} if dash else None)
+        style = {"width": _LINE_WIDTH, "dasharray": dash} if dash else None
+        chart.add(name, series, stroke_style=style)
     label = title or _("Running totals by round")
-    return tostring(_static(chart.render_tree(), label), encoding="unicode")
+    return tostring(_legend_keys(_static(chart.render_tree(), label)), encoding="unicode")
 
 
 @dataclass(frozen=True)

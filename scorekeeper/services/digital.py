@@ -37,6 +37,7 @@ from scorekeeper.i18n import _, rule_message
 from scorekeeper.models import DigitalTable, utcnow
 from scorekeeper.models import Game as GameRow
 from scorekeeper.services import games as game_service
+from scorekeeper.services import idempotency
 from scorekeeper.services.errors import Conflict, NotFound, Rejected
 
 PERSON = "person"
@@ -101,7 +102,7 @@ def create_table(
     db.session.add(table)
     _advance(table, engine_game)
     _save(table, engine_game)
-    db.session.commit()
+    idempotency.commit()  # with an Idempotency-Key: committed with the answer
     return NewTable(game, table, tokens, table_token, scorer_token)
 
 
@@ -181,9 +182,9 @@ def act(table: DigitalTable, seat: int, action: str, value: str, seq: object) ->
     try:
         expected = int(str(seq))
     except ValueError:
-        raise Rejected("This request is missing its action number.", "bad_request") from None
+        raise Rejected(_("This request is missing its action number."), "bad_request") from None
     if expected != table.actions[seat]:
-        raise Conflict("Already done: this tap was counted once.", "already_done")
+        raise Conflict(_("Already done: this tap was counted once."), "already_done")
     if is_bot(table, seat):
         raise Rejected(_("A bot plays this seat."), "bot_seat")
     game = engine_game(table)
@@ -197,13 +198,20 @@ def act(table: DigitalTable, seat: int, action: str, value: str, seq: object) ->
         elif action == "play":
             _play(game, seat, value)
         else:
-            raise Rejected("Unknown action.", "bad_request")
+            raise Rejected(_("Unknown action."), "bad_request")
     except RuleError as exc:
         raise Rejected(
             _words(table, rule_message(exc, names(table))), exc.code or "illegal"
         ) from None
-    except ValueError as exc:  # a suit or card that does not parse
-        raise Rejected(str(exc), "bad_request") from None
+    except Rejected:
+        raise
+    except ValueError:  # a suit or card that does not parse
+        message = (
+            _("%(value)s is not one of the four suits.", value=repr(value))
+            if action == "trump"
+            else _("%(value)s is not a card.", value=repr(value))
+        )
+        raise Rejected(message, "bad_request") from None
     actions = list(table.actions)
     actions[seat] += 1
     table.actions = actions
@@ -215,7 +223,7 @@ def act(table: DigitalTable, seat: int, action: str, value: str, seq: object) ->
     except StaleDataError:
         db.session.rollback()
         raise Conflict(
-            "Someone else acted at the same moment: here is the table now.", "conflict"
+            _("Someone else acted at the same moment: here is the table now."), "conflict"
         ) from None
     return None
 
@@ -325,7 +333,8 @@ def view(table: DigitalTable, seat: int | None) -> dict[str, Any]:
         for card in game.hands[seat]:
             why = why_illegal(card, game.hands[seat], trick)
             if why:
-                reasons[str(card)] = why
+                # The engine's words ("You must follow red: …"), in the reader's language.
+                reasons[str(card)] = rule_message(ValueError(why))
     data["illegal"] = reasons
     data["standings"] = sorted(range(game.players), key=lambda s: (-game.totals[s], s))
     data["winner_names"] = [data["names"][s] for s in data["winners"]]

@@ -13,8 +13,8 @@ from sqlalchemy.orm import aliased
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _, _n
 from scorekeeper.models import Player, PlayerCards, Rivalry, RoundResult, Seat
+from scorekeeper.services import idempotency, stats
 from scorekeeper.services import players as player_service
-from scorekeeper.services import stats
 from scorekeeper.services.errors import NotFound, Rejected
 
 
@@ -46,7 +46,7 @@ def rename_player(player_id: int, new_name: object) -> Player:
         )
     player.name = name
     player.key = key
-    db.session.commit()
+    idempotency.commit()
     return player
 
 
@@ -110,6 +110,6 @@ def merge_players(keep_id: int, merge_id: int) -> Player:
     )
     stats.add_rivalries(moved_pairs)
     db.session.execute(delete(Player).where(Player.id == gone.id))
-    db.session.commit()
+    idempotency.commit()
     db.session.expire_all()
     return keep

@@ -38,9 +38,10 @@ from sqlalchemy.orm import selectinload
 from scorekeeper import engine
 from scorekeeper.engine import Bidding, RoundEntry, RuleSet, TrumpCall
 from scorekeeper.extensions import db
+from scorekeeper.i18n import _, _n, rule_message
 from scorekeeper.models import Change, Game, Player, Round, RoundResult, Seat
+from scorekeeper.services import idempotency, stats
 from scorekeeper.services import players as player_service
-from scorekeeper.services import stats
 from scorekeeper.services.errors import Rejected
 
 FORMAT = "scorekeeper-history"
@@ -242,12 +243,19 @@ class ImportResult:
     skipped: int
 
     def __str__(self) -> str:
-        skipped = f"; {self.skipped} already here, skipped" if self.skipped else ""
-        return f"{self.imported} game{'s' if self.imported != 1 else ''} imported{skipped}."
+        if not self.skipped:
+            return _n("%(num)s game imported.", "%(num)s games imported.", self.imported)
+        return _n(
+            "%(num)s game imported; %(skipped)s already here, skipped.",
+            "%(num)s games imported; %(skipped)s already here, skipped.",
+            self.imported,
+            skipped=self.skipped,
+        )
 
 
 class _Bad(Exception):
-    pass
+    """A problem with the file, already in the reader's words (``what`` names the part of
+    the file, e.g. "Round 3: cards", and goes into the sentence as it is)."""
 
 
 def _bad(message: str) -> _Bad:
@@ -256,47 +264,57 @@ def _bad(message: str) -> _Bad:
 
 def _obj(value: object, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise _bad(f"{what} must be an object.")
+        raise _bad(_("%(what)s must be an object.", what=what))
     return value
 
 
 def _key(data: dict[str, Any], key: str, what: str) -> Any:
     if key not in data:
-        raise _bad(f"{what} has no {key!r}.")
+        raise _bad(_("%(what)s has no %(key)s.", what=what, key=repr(key)))
     return data[key]
 
 
 def _int(value: object, what: str, low: int | None = None, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad(f"{what} must be a whole number, not {value!r}.")
+        raise _bad(
+            _("%(what)s must be a whole number, not %(value)s.", what=what, value=repr(value))
+        )
     if (low is not None and value < low) or (high is not None and value > high):
-        raise _bad(f"{what} is {value}, out of range.")
+        raise _bad(_("%(what)s is %(value)s, out of range.", what=what, value=value))
     return value
 
 
 def _str(value: object, what: str, longest: int | None = None) -> str:
     if not isinstance(value, str) or not value:
-        raise _bad(f"{what} must be a non-empty text.")
+        raise _bad(_("%(what)s must be a non-empty text.", what=what))
     if longest is not None and len(value) > longest:
-        raise _bad(f"{what} is longer than {longest} characters.")
+        raise _bad(_("%(what)s is longer than %(longest)s characters.", what=what, longest=longest))
     return value
 
 
 def _when(value: object, what: str) -> datetime:
     if not isinstance(value, str):
-        raise _bad(f"{what} must be a date and time (ISO 8601).")
+        raise _bad(_("%(what)s must be a date and time (ISO 8601).", what=what))
     try:
         parsed = datetime.fromisoformat(value)
     except ValueError:
-        raise _bad(f"{what} {value!r} is not a date and time (ISO 8601).") from None
+        raise _bad(
+            _("%(what)s %(value)s is not a date and time (ISO 8601).", what=what, value=repr(value))
+        ) from None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
     return parsed
 
 
+def _seat_list(what: str, n: int) -> _Bad:
+    return _bad(
+        _("%(what)s must be a list of %(count)s numbers in seat order.", what=what, count=n)
+    )
+
+
 def _int_list(value: object, n: int, what: str, nullable: bool) -> list[int | None]:
     if not isinstance(value, list) or len(value) != n:
-        raise _bad(f"{what} must be a list of {n} numbers in seat order.")
+        raise _seat_list(what, n)
     for v in value:
         if v is None and nullable:
             continue
@@ -306,7 +324,7 @@ def _int_list(value: object, n: int, what: str, nullable: bool) -> list[int | No
 
 def _ints(value: object, n: int, what: str) -> tuple[int, ...]:
     if not isinstance(value, list) or len(value) != n:
-        raise _bad(f"{what} must be a list of {n} numbers in seat order.")
+        raise _seat_list(what, n)
     return tuple(_int(v, what) for v in value)
 
 
@@ -320,27 +338,52 @@ def _check_round(
     corrected_before: int | None,
 ) -> tuple[_RoundIn, RoundEntry]:
     number = index + 1
-    where = f"Round {number}"
+    where = _("Round %(number)s", number=number)
     data = _obj(raw, where)
     if _key(data, "number", where) != number:
-        raise _bad(f"{where} is numbered {data['number']!r}: rounds must be 1, 2, 3, … in order.")
+        raise _bad(
+            _(
+                "%(where)s is numbered %(value)s: rounds must be 1, 2, 3, … in order.",
+                where=where,
+                value=repr(data["number"]),
+            )
+        )
     cards = _int(_key(data, "cards", where), f"{where}: cards")
     if cards != sheet.plan[index]:
-        raise _bad(f"{where} has {cards} cards, but this rule set deals {sheet.plan[index]}.")
+        raise _bad(
+            _n(
+                "%(where)s has %(num)s card, but this rule set deals %(dealt)s.",
+                "%(where)s has %(num)s cards, but this rule set deals %(dealt)s.",
+                cards,
+                where=where,
+                dealt=sheet.plan[index],
+            )
+        )
     dealer = _int(_key(data, "dealer", where), f"{where}: dealer")
     if dealer != sheet.dealer(number):
         raise _bad(
-            f"{where}: the dealer is seat {dealer}, but the deal passes to seat "
-            f"{sheet.dealer(number)}."
+            _(
+                "%(where)s: the dealer is seat %(dealer)s, but the deal passes to seat "
+                "%(expected)s.",
+                where=where,
+                dealer=dealer,
+                expected=sheet.dealer(number),
+            )
         )
     trump_raw = _key(data, "trump", where)
     try:
         trump = None if trump_raw is None else TrumpCall.parse(trump_raw)
-    except ValueError as exc:
-        raise _bad(f"{where}: {exc}") from None
+    except ValueError:
+        raise _bad(
+            _(
+                "%(where)s: the trump %(value)s is not a suit, 'none' or 'wizard:<suit>'.",
+                where=where,
+                value=repr(trump_raw),
+            )
+        ) from None
     complete = _key(data, "complete", where)
     if not isinstance(complete, bool):
-        raise _bad(f"{where}: 'complete' must be true or false.")
+        raise _bad(_("%(where)s: 'complete' must be true or false.", where=where))
     bids = _int_list(_key(data, "bids", where), n, f"{where}: bids", nullable=True)
     tricks = _int_list(_key(data, "tricks", where), n, f"{where}: tricks", nullable=not complete)
     entry = RoundEntry(
@@ -367,33 +410,53 @@ def _check_round(
             and corrected_before is not None
             and corrected_before < number
         ):
-            raise _bad(f"{where} breaks the rule set: {exc}") from None
+            raise _breaks(where, exc, names) from None
     except ValueError as exc:
-        raise _bad(f"{where} breaks the rule set: {exc}") from None
+        raise _breaks(where, exc, names) from None
     if not complete:
         tapped = [t for t in tricks if t is not None]
         if any(not 0 <= t <= cards for t in tapped) or sum(tapped) > cards:
-            raise _bad(f"{where}: the tricks entered so far do not fit {cards} cards.")
+            raise _bad(
+                _n(
+                    "%(where)s: the tricks entered so far do not fit %(num)s card.",
+                    "%(where)s: the tricks entered so far do not fit %(num)s cards.",
+                    cards,
+                    where=where,
+                )
+            )
     scores = totals = None
     if complete:
         scores = _ints(_key(data, "scores", where), n, f"{where}: scores")
         totals = _ints(_key(data, "totals", where), n, f"{where}: totals")
     elif data.get("scores") is not None or data.get("totals") is not None:
-        raise _bad(f"{where} is not complete, so it has no scores or totals.")
+        raise _bad(_("%(where)s is not complete, so it has no scores or totals.", where=where))
     return (
         _RoundIn(number, cards, dealer, trump_raw, complete, bids, tricks, scores, totals),
         entry,
     )
 
 
+def _breaks(where: str, exc: ValueError, names: list[str]) -> _Bad:
+    """A round the engine refuses, with the engine's reason in the reader's words."""
+    return _bad(
+        _("%(where)s breaks the rule set: %(reason)s", where=where, reason=rule_message(exc, names))
+    )
+
+
+def _within(where: str, problem: object) -> _Bad:
+    """A problem inside a part of the file: "Game 1 (…): Round 3 has …"."""
+    return _bad(_("%(where)s: %(problem)s", where=where, problem=str(problem)))
+
+
 def _check_game(raw: object, index: int, single: bool = False) -> _GameIn:
-    data = _obj(raw, f"Game {index + 1}")
+    game = _("Game %(number)s", number=index + 1)
+    data = _obj(raw, game)
     if single and "scorer_token_hash" not in data:
         # A single game's download carries no scorer secret: the imported game gets a
         # new one that nobody holds, so it is read-only here.
         data = {**data, "scorer_token_hash": secrets.token_hex(32)}
-    public_id = _str(_key(data, "public_id", f"Game {index + 1}"), "The public id", 32)
-    what = f"Game {index + 1} ({public_id})"
+    public_id = _str(_key(data, "public_id", game), _("The public id"), 32)
+    what = _("Game %(number)s (%(id)s)", number=index + 1, id=public_id)
     for key in (
         "mode",
         "created_at",
@@ -414,29 +477,31 @@ def _check_game(raw: object, index: int, single: bool = False) -> _GameIn:
     finished_at = None if finished_raw is None else _when(finished_raw, f"{what}: finished_at")
     token_hash = _str(data["scorer_token_hash"], f"{what}: scorer_token_hash", 64)
     if not isinstance(data["players"], list):
-        raise _bad(f"{what}: players must be a list of names.")
+        raise _bad(_("%(what)s: players must be a list of names.", what=what))
     try:
         names = [player_service.clean_name(n) for n in data["players"]]
     except Rejected as exc:
-        raise _bad(f"{what}: {exc.message}") from None
+        raise _within(what, exc.message) from None
     if names != data["players"]:
-        raise _bad(f"{what}: player names must be stored trimmed, as the app writes them.")
+        raise _bad(
+            _("%(what)s: player names must be stored trimmed, as the app writes them.", what=what)
+        )
     keys = [player_service.name_key(n) for n in names]
     if len(set(keys)) != len(keys):
-        raise _bad(f"{what}: a player is at the table twice.")
+        raise _bad(_("%(what)s: a player is at the table twice.", what=what))
     try:
         rules = RuleSet.from_dict(data["rules"])
         rules.check_players(len(names))
     except (ValueError, TypeError) as exc:
-        raise _bad(f"{what}: {exc}") from None
+        raise _within(what, rule_message(exc)) from None
     n = len(names)
     first_dealer = _int(data["first_dealer"], f"{what}: first_dealer", 0, n - 1)
 
     if not isinstance(data["changes"], list):
-        raise _bad(f"{what}: changes must be a list.")
+        raise _bad(_("%(what)s: changes must be a list.", what=what))
     changes = []
     for i, c_raw in enumerate(data["changes"]):
-        cw = f"{what}, change {i + 1}"
+        cw = _("%(game)s, change %(number)s", game=what, number=i + 1)
         c = _obj(c_raw, cw)
         for key in ("at", "round_number", "action", "summary", "data"):
             _key(c, key, cw)
@@ -457,35 +522,63 @@ def _check_game(raw: object, index: int, single: bool = False) -> _GameIn:
     ]
 
     if not isinstance(data["rounds"], list):
-        raise _bad(f"{what}: rounds must be a list.")
+        raise _bad(_("%(what)s: rounds must be a list.", what=what))
     plan = engine.plan_for(rules, n)
     if len(data["rounds"]) > len(plan):
-        raise _bad(f"{what} has {len(data['rounds'])} rounds, but the plan has {len(plan)}.")
+        raise _bad(
+            _(
+                "%(what)s has %(count)s rounds, but the plan has %(plan)s.",
+                what=what,
+                count=len(data["rounds"]),
+                plan=len(plan),
+            )
+        )
     rounds: list[_RoundIn] = []
     entries: list[RoundEntry] = []
     sheet = engine.score_sheet(rules, n, first_dealer, [])
     for i, r_raw in enumerate(data["rounds"]):
         if rounds and not rounds[-1].complete:
-            raise _bad(f"{what}: round {i} is not complete, but a later round is recorded.")
+            raise _bad(
+                _(
+                    "%(what)s: round %(number)s is not complete, but a later round is recorded.",
+                    what=what,
+                    number=i,
+                )
+            )
         number = i + 1
         earlier = min((c for c in corrected if c < number), default=None)
         try:
             rnd, entry = _check_round(r_raw, i, rules, n, sheet, names, earlier)
         except _Bad as exc:
-            raise _bad(f"{what}: {exc}") from None
+            raise _within(what, exc) from None
         entries.append(entry)
         sheet = engine.score_sheet(rules, n, first_dealer, entries)
         if rnd.complete:
             scored = sheet.rounds[-1]
             if rnd.scores != scored.scores or rnd.totals != scored.totals:
                 raise _bad(
-                    f"{what}: round {number}'s scores or totals do not add up: the file says "
-                    f"totals {list(rnd.totals or ())}, the rules give {list(scored.totals)}."
+                    _(
+                        "%(what)s: round %(number)s's scores or totals do not add up: the file "
+                        "says totals %(file)s, the rules give %(rules)s.",
+                        what=what,
+                        number=number,
+                        file=list(rnd.totals or ()),
+                        rules=list(scored.totals),
+                    )
                 )
         rounds.append(rnd)
     if sheet.finished != (finished_at is not None):
-        state = "finished" if sheet.finished else "not finished"
-        raise _bad(f"{what}: the rounds say the game is {state}, but finished_at disagrees.")
+        if sheet.finished:
+            message = _(
+                "%(what)s: the rounds say the game is finished, but finished_at disagrees.",
+                what=what,
+            )
+        else:
+            message = _(
+                "%(what)s: the rounds say the game is not finished, but finished_at disagrees.",
+                what=what,
+            )
+        raise _bad(message)
     return _GameIn(
         public_id,
         mode,
@@ -510,25 +603,38 @@ def parse_history(text: str | bytes) -> list[_GameIn]:
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise Rejected(f"The file is not valid JSON: {exc}.", "bad_file") from None
+        raise Rejected(
+            _("The file is not valid JSON: %(error)s.", error=str(exc)), "bad_file"
+        ) from None
     try:
-        top = _obj(data, "The file")
+        the_file = _("The file")
+        top = _obj(data, the_file)
         single = top.get("format") == GAME_FORMAT
         if top.get("format") not in (FORMAT, GAME_FORMAT):
-            raise _bad(f"This is not a Scorekeeper history file (format {top.get('format')!r}).")
+            raise _bad(
+                _(
+                    "This is not a Scorekeeper history file (format %(format)s).",
+                    format=repr(top.get("format")),
+                )
+            )
         version = top.get("version")
         if version != VERSION:
             raise _bad(
-                f"The file is format version {version!r}; this server reads version {VERSION}."
+                _(
+                    "The file is format version %(version)s; this server reads version "
+                    "%(supported)s.",
+                    version=repr(version),
+                    supported=VERSION,
+                )
             )
-        games_raw = [_key(top, "game", "The file")] if single else _key(top, "games", "The file")
+        games_raw = [_key(top, "game", the_file)] if single else _key(top, "games", the_file)
         if not isinstance(games_raw, list):
-            raise _bad("The file's 'games' must be a list.")
+            raise _bad(_("The file's 'games' must be a list."))
         games = [_check_game(g, i, single) for i, g in enumerate(games_raw)]
         seen: set[str] = set()
         for g in games:
             if g.public_id in seen:
-                raise _bad(f"Game {g.public_id} is in the file twice.")
+                raise _bad(_("Game %(id)s is in the file twice.", id=g.public_id))
             seen.add(g.public_id)
     except _Bad as exc:
         raise Rejected(str(exc), "bad_file") from None
@@ -560,7 +666,7 @@ def import_history(text: str | bytes) -> ImportResult:
         db.session.flush()  # the new players get their ids
         for g in fresh:
             _store_game(g, players)
-        db.session.commit()
+        idempotency.commit()  # with an Idempotency-Key: committed with the answer
     except Exception:
         db.session.rollback()
         raise

@@ -9,6 +9,7 @@ from the database alone.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import (
@@ -27,6 +28,7 @@ from flask.typing import ResponseReturnValue
 from scorekeeper import i18n
 from scorekeeper.engine import Bidding, DealerRule, IllegalBid, Plan, RuleSet, Suit, check_bid
 from scorekeeper.extensions import db
+from scorekeeper.idempotency import idempotent, remember
 from scorekeeper.models import DigitalTable
 from scorekeeper.services import digital as service
 from scorekeeper.services.errors import Conflict, NotFound, Rejected
@@ -65,9 +67,29 @@ def _form_values() -> dict[str, Any]:
     }
 
 
+def _refuse(message: str, **_: object) -> ResponseReturnValue:
+    """The form as sent, refused before it was looked at (a reused idempotency key)."""
+    return render_template("digital/new.html", form=_form_values(), message=message), 422
+
+
+def _keep_links(public_id: str, tokens: list[str]) -> None:
+    links = {k: v for k, v in _links().items() if k != public_id}
+    links[public_id] = tokens
+    session[LINKS] = dict(list(links.items())[-MAX_LINKS:])
+
+
+def _links_again(remembered: dict[str, str], **_: object) -> None:
+    # A retry is there because the first answer, session cookie and all, got lost: the
+    # host page needs the links again.
+    if "game" in remembered:
+        _keep_links(remembered["game"], json.loads(remembered.get("links", "[]")))
+
+
 @bp.post("/new")
+@idempotent(_refuse, replayed=_links_again)
 def create() -> ResponseReturnValue:
-    """Create the game, deal round 1, and show the seat links."""
+    """Create the game, deal round 1, and show the seat links (once for a form sent twice
+    with the same idempotency key)."""
     values = _form_values()
     kept = [i for i, n in enumerate(values["names"]) if n.strip()]
     seats = [(values["names"][i].strip(), values["kinds"][i]) for i in kept]
@@ -93,9 +115,9 @@ def create() -> ResponseReturnValue:
     public_id = made.game.public_id
     # Nobody keeps score by hand in a digital game: the rounds come from the table alone,
     # so the creator gets the seat links, not the scorer's rights on the pad.
-    links = {k: v for k, v in _links().items() if k != public_id}
-    links[public_id] = [made.table_token, *[t or "" for t in made.seat_tokens]]
-    session[LINKS] = dict(list(links.items())[-MAX_LINKS:])
+    tokens = [made.table_token, *[t or "" for t in made.seat_tokens]]
+    _keep_links(public_id, tokens)
+    remember(game=public_id, links=json.dumps(tokens))
     return redirect(url_for("digital.host", public_id=public_id), 303)
 
 
@@ -380,7 +402,7 @@ def table_act(public_id: str, token: str) -> ResponseReturnValue:
     t = _table(public_id, token)
     shown = _revealed(public_id)
     if shown is None:
-        return _table_view(t, token, 422, message='Tap "I am …" first.')
+        return _table_view(t, token, 422, message=i18n.gettext('Tap "I am …" first.'))
     try:
         t = _act(public_id, shown)
     except Rejected as exc:

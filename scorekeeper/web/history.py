@@ -1,4 +1,8 @@
-"""History pages: the games list, players and their statistics, records, export and import."""
+"""History pages: the games list, players and their statistics, records, export and import.
+
+Renames, merges and imports carry an idempotency key in their form: sent again (a double
+tap, a resend after a timeout), they change nothing twice and answer as the first time.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from flask import Response, abort, flash, redirect, render_template, request, ur
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.i18n import _, _l
+from scorekeeper.idempotency import idempotent
 from scorekeeper.services import games as game_service
 from scorekeeper.services import history, roster, stats, transfer
 from scorekeeper.services.errors import NotFound, Rejected
@@ -67,7 +72,13 @@ def player_page(player_id: int) -> tuple[str, int]:
     return _player_page(player_id)
 
 
+def _refuse_on_player(message: str, player_id: int) -> tuple[str, int]:
+    """A request refused before it was looked at (a reused idempotency key): 422."""
+    return _player_page(player_id, message, 422)
+
+
 @bp.post("/players/<int:player_id>/rename")
+@idempotent(_refuse_on_player, scope="players")
 def player_rename(player_id: int) -> BaseResponse | tuple[str, int]:
     """Give the player a new name."""
     try:
@@ -81,6 +92,7 @@ def player_rename(player_id: int) -> BaseResponse | tuple[str, int]:
 
 
 @bp.post("/players/<int:player_id>/merge")
+@idempotent(_refuse_on_player, scope="players")
 def player_merge(player_id: int) -> BaseResponse | tuple[str, int]:
     """Merge another name into this player (their games move here)."""
     other = request.form.get("other", "")
@@ -124,7 +136,12 @@ def history_download() -> Response:
     return _download(body, "application/json", f"scorekeeper-history-{stamp}.json")
 
 
+def _refuse_import(message: str) -> tuple[str, int]:
+    return render_template("history/transfer.html", error=message), 422
+
+
 @bp.post("/import")
+@idempotent(_refuse_import, scope="import")
 def history_upload() -> BaseResponse | tuple[str, int]:
     """Restore games from an uploaded history file; a bad file stores nothing."""
     upload = request.files.get("file")

@@ -6,13 +6,14 @@ link, so the page works with JavaScript off; with htmx the tap swaps only the wi
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, Response, make_response, render_template, request
 
 from scorekeeper import i18n
 from scorekeeper.engine import MAX_PLAYERS, Card, Suit, parse_cards
-from scorekeeper.engine.disputes import judge_trick
+from scorekeeper.engine.disputes import Judgement, judge_trick
 from scorekeeper.i18n import _
 from scorekeeper.web.access import is_htmx
 from scorekeeper.web.cardfaces import face, suit_word
@@ -48,7 +49,10 @@ def page() -> Response:
     except ValueError as exc:
         cards, message = [], str(exc)
     suit = Suit.from_name(trump) if trump not in ("none", "unicoloured") else None
-    judgement = judge_trick(cards, suit, unicoloured=trump == "unicoloured")
+    judged = judge_trick(cards, suit, unicoloured=trump == "unicoloured")
+    judgement = Judgement(
+        judged.result, tuple(replace(n, text=i18n.dispute_note(n)) for n in judged.notes)
+    )
     texts = [str(c) for c in cards]
 
     def link(**change: Any) -> dict[str, str]:

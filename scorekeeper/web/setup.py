@@ -12,6 +12,7 @@ from werkzeug.datastructures import MultiDict
 
 from scorekeeper.engine import MAX_PLAYERS
 from scorekeeper.i18n import LazyString, _, _l
+from scorekeeper.idempotency import idempotent, remember
 from scorekeeper.services import games as game_service
 from scorekeeper.services import players as player_service
 from scorekeeper.services.errors import Rejected
@@ -184,9 +185,24 @@ def edit_setup() -> Response:
     return _render(form, message=message)
 
 
+def _refuse(message: str, **_: object) -> Response:
+    """The form as sent, refused before it was looked at (a reused idempotency key)."""
+    return _render(SetupForm.parse(request.form), status=422, message=message)
+
+
+def _grant_again(remembered: dict[str, str], **_: object) -> None:
+    # A retry is there because the first answer, session cookie and all, got lost.
+    if "game" in remembered:
+        grant_scorer(remembered["game"], remembered.get("token", ""))
+
+
 @bp.post("/games")
+@idempotent(_refuse, replayed=_grant_again)
 def create_game() -> ResponseReturnValue:
-    """Create the game; this browser becomes its scorer. Errors come back as 422."""
+    """Create the game; this browser becomes its scorer. Errors come back as 422.
+
+    The form carries an idempotency key: sent twice (a double tap, a resend after a
+    timeout), it sets up one game and both answers lead to it."""
     form = SetupForm.parse(request.form)
     try:
         rules = game_service.parse_rules(form.rules())
@@ -194,6 +210,9 @@ def create_game() -> ResponseReturnValue:
     except Rejected as exc:
         return _render(form, status=exc.status, message=exc.message)
     grant_scorer(game.public_id, token)
+    # Kept with the answer (for a day at most), as the API's answer to a new game keeps
+    # the token in its body: a replay makes the retrying browser the scorer again.
+    remember(game=game.public_id, token=token)
     target = url_for("web.game", public_id=game.public_id)
     if is_htmx():
         response = make_response("", 204)

@@ -136,7 +136,7 @@ def test_rules_broken_when_setting_up_are_422(
         {"players": "Ann, Ben, Cat"},
         {"players": ["Ann", "Ben", 3]},
         {"players": ["Ann", "Ben", "Cat"], "first_dealer": "0"},
-        {"players": ["Ann", "Ben", "Cat"], "first_dealer": 1.0},
+        {"players": ["Ann", "Ben", "Cat"], "first_dealer": 1.5},  # 1.0 is 1 (test_whole_numbers)
         {"players": ["Ann", "Ben", "Cat"], "first_dealer": True},
         {"players": ["Ann", "Ben", "Cat"], "rules": ["short"]},
         {"players": ["Ann", "Ben", "Cat"], "rules": None},

@@ -50,3 +50,25 @@ def test_impossible_cards() -> None:
 
 def test_empty_trick_has_no_result() -> None:
     assert judge_trick([], None).result is None
+
+
+def test_notes_carry_a_code_and_facts_for_other_languages() -> None:
+    [twice] = judge_trick(parse_cards("R5 R5"), None).notes
+    assert (twice.index, twice.code, twice.params) == (
+        1,
+        "one_in_deck",
+        {"card": "R5", "suit": "red", "rank": 5},
+    )
+    assert twice.text == "Impossible: there is only one R5 in the deck." and twice.impossible
+    fifth = judge_trick(parse_cards("W J W W W W"), None).notes
+    assert [(n.index, n.code, n.params) for n in fifth] == [
+        (5, "deck_has_only", {"kind": "wizard", "limit": 4})
+    ]
+    assert fifth[0].text == "Impossible: the deck has only 4 Wizards."
+    [off] = judge_trick(parse_cards("G2 Y7"), None).notes
+    assert (off.code, off.params, off.impossible) == (
+        "legal_if_void",
+        {"player": 2, "suit": "green"},
+        False,
+    )
+    assert off.text == "Only legal if player 2 had no green: they had to follow green."

@@ -105,7 +105,9 @@ def test_one_game_through_two_servers(servers: tuple[Server, Server]) -> None:
 
     # A phone that is not the scorer is refused on both, and changes nothing.
     stranger = Phone()
-    stranger.get(a, game)
+    stranger.get(a, "/games/new")  # a good CSRF token: what stops it is not being the scorer
+    follower_page = stranger.get(a, game)
+    assert "X-CSRFToken" not in follower_page.text  # a follower's page sends nothing back
     before = requests.get(f"{a.base}/api/v1/games/{pid}", timeout=10).json()
     for server in (a, b):
         refused = stranger.post(server, f"{game}/bid", seat=0, bid=0)
