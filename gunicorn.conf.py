@@ -11,6 +11,12 @@ bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '5000')}")
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+# Connections one worker holds at once. Behind a reverse proxy these are the proxy's few
+# busy connections: 16 is plenty, and few enough that a burst spreads over both workers
+# instead of piling onto whichever accepted first (with 1000, one of two workers often
+# got most of 32 new connections and the pair served at a third of its speed). bin/serve,
+# where every phone at the table keeps its own connection open between polls, sets 100.
+worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "16"))
 timeout = 30
 graceful_timeout = 10
 keepalive = 5
@@ -23,3 +29,4 @@ accesslog = os.environ.get("ACCESS_LOG") or None
 errorlog = "-"
 control_socket_disable = True
 wsgi_app = "scorekeeper:create_app()"
+

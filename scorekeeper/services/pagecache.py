@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import bindparam, delete, func, or_, select
 from sqlalchemy.exc import SQLAlchemyError
@@ -20,6 +21,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game, PageCache
 
 log = logging.getLogger(__name__)
+_compiled: dict[str, tuple[str, tuple[str, ...]]] = {}
 MAX_VARIANTS = 16
 
 
@@ -30,8 +32,7 @@ class Kept:
     br: bytes | None
 
 
-# Built once: the lookup runs for every page served, and building the statement would
-# cost more than running it.
+# Compiled once per database dialect (SQLite's "?" or psycopg's "%(name)s" parameters).
 _LOOKUP = (
     select(PageCache.body, PageCache.gzip, PageCache.br)
     .join(Game, Game.id == PageCache.game_id)
@@ -45,9 +46,29 @@ _LOOKUP = (
 
 def lookup(public_id: str, variant: str) -> Kept | None:
     """The page kept for the game's current version in this variant, if any."""
-    with db.engine.connect() as connection:
-        row = connection.execute(_LOOKUP, {"public_id": public_id, "variant": variant}).first()
-    return Kept(*row) if row is not None else None
+    engine = db.engine
+    compiled = _compiled.get(engine.dialect.name)
+    if compiled is None:
+        statement = _LOOKUP.compile(dialect=engine.dialect)
+        names = tuple(statement.positiontup or ())
+        compiled = _compiled[engine.dialect.name] = (statement.string, names)
+    sql, order = compiled
+    values = {"public_id": public_id, "variant": variant}
+    params: Any = tuple(values[name] for name in order) if order else values
+    # Straight through the driver: this runs for every page served, and SQLAlchemy's
+    # statement handling would take twice as long as the query itself.
+    connection = engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+        cursor.close()
+    finally:
+        connection.close()
+    if row is None:
+        return None
+    body, gzip, br = (bytes(v) if v is not None else None for v in row)
+    return Kept(body or b"", gzip, br)
 
 
 def keep(
