@@ -29,4 +29,3 @@ accesslog = os.environ.get("ACCESS_LOG") or None
 errorlog = "-"
 control_socket_disable = True
 wsgi_app = "scorekeeper:create_app()"
-

@@ -42,24 +42,33 @@ from scorekeeper.services import games as game_service  # noqa: E402
 from tests.robustness.servers import Server, migrate  # noqa: E402
 
 PUT_LUA = """
--- Each wrk thread corrects round 1 of its own GAMES_PER_THREAD games in turn: with 16
--- connections a game's previous correction is long answered before it comes round again
--- (two at once would rightly get 409 "already recorded by someone else").
+-- Each wrk thread corrects round 1 of its own games in turn, skipping a game whose last
+-- correction is still unanswered (two at once would rightly get 409 "already recorded by
+-- someone else"; tables don't send their next entry before the last one is answered).
 games = {%s}
+local per_thread = %d
 local body = '{"bids": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]}'
 local threads = 0
 function setup(thread)
-  thread:set("offset", threads * %d)
+  thread:set("offset", threads * per_thread)
   threads = threads + 1
 end
 local n = 0
+local busy = {}
 function request()
-  n = n + 1
-  local g = games[offset + (n %% %d) + 1]
+  local g
+  for _ = 1, per_thread do
+    n = n + 1
+    g = games[offset + (n %% per_thread) + 1]
+    if not busy[g[1]] then break end
+  end
+  busy[g[1]] = true
   return wrk.format("PUT", "/api/v1/games/" .. g[1] .. "/rounds/1",
     {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. g[2]}, body)
 end
 function response(status, headers, body)
+  local id = body:match('"id"%%s*:%%s*"([^"]+)"')
+  if id then busy[id] = nil end
   if status >= 300 then io.write("answer " .. status .. " " .. body:sub(1, 160) .. "\\n") end
 end
 """
@@ -141,7 +150,7 @@ def main() -> int:
         six, fours = fill(url, instance)
         lua = instance / "put.lua"
         games = ", ".join(f'{{"{g}", "{t}"}}' for g, t in fours)
-        lua.write_text(PUT_LUA % (games, GAMES_PER_THREAD, GAMES_PER_THREAD))
+        lua.write_text(PUT_LUA % (games, GAMES_PER_THREAD))
         server = Server(url, instance, workers=2).start()
         try:
             # The game's first reader renders the page and keeps it (the page cache);

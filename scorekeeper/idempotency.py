@@ -30,6 +30,7 @@ from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import BadRequest
 
+from scorekeeper import writers
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _, _l
 from scorekeeper.models import IdempotencyKey
@@ -174,6 +175,10 @@ def idempotent(
     def decorator(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
         @wraps(view)
         def wrapper(**kwargs: Any) -> ResponseReturnValue:
+            with writers.turn():
+                return run(**kwargs)
+
+        def run(**kwargs: Any) -> ResponseReturnValue:
             key = request_key(form)
             if key is None:
                 return view(**kwargs)
