@@ -18,7 +18,7 @@ from sqlalchemy import bindparam, delete, func, or_, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, PageCache
+from scorekeeper.models import Game, PageCache, Seat
 
 log = logging.getLogger(__name__)
 _compiled: dict[str, tuple[str, tuple[str, ...]]] = {}
@@ -69,6 +69,17 @@ def lookup(public_id: str, variant: str) -> Kept | None:
         return None
     body, gzip, br = (bytes(v) if v is not None else None for v in row)
     return Kept(body or b"", gzip, br)
+
+
+def forget_games_of(*player_ids: int) -> None:
+    """Drop the kept pages of every game these players sat in: their names show on them,
+    and a rename or merge changes a name without changing the games (part of the caller's
+    transaction)."""
+    db.session.execute(
+        delete(PageCache).where(
+            PageCache.game_id.in_(select(Seat.game_id).where(Seat.player_id.in_(player_ids)))
+        )
+    )
 
 
 def keep(

@@ -13,7 +13,7 @@ from sqlalchemy.orm import aliased
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _, _n
 from scorekeeper.models import Player, PlayerCards, Rivalry, RoundResult, Seat
-from scorekeeper.services import idempotency, stats
+from scorekeeper.services import idempotency, pagecache, stats
 from scorekeeper.services import players as player_service
 from scorekeeper.services.errors import NotFound, Rejected
 
@@ -46,6 +46,7 @@ def rename_player(player_id: int, new_name: object) -> Player:
         )
     player.name = name
     player.key = key
+    pagecache.forget_games_of(player.id)
     idempotency.commit()
     return player
 
@@ -79,6 +80,7 @@ def merge_players(keep_id: int, merge_id: int) -> Player:
             ),
             "played_together",
         )
+    pagecache.forget_games_of(gone.id)
     db.session.execute(update(Seat).where(Seat.player_id == gone.id).values(player_id=keep.id))
     db.session.execute(
         update(RoundResult).where(RoundResult.player_id == gone.id).values(player_id=keep.id)

@@ -210,3 +210,24 @@ def test_without_the_cache_the_page_is_the_same(app: Flask, pages: Pages, follow
     with app.app_context():
         count = db.session.scalar(select(func.count()).select_from(PageCache))
     assert count == 1
+
+
+def test_a_renamed_or_merged_player_shows_at_once(
+    app: Flask, pages: Pages, follower: Pages
+) -> None:
+    """Names live with the players, not the games: a rename or a merge drops the kept
+    pages of every game the player sat in."""
+    from scorekeeper.models import Player
+    from scorekeeper.services import roster
+
+    first = pages.new_game(["Ann", "Ben", "Cat"])
+    second = pages.new_game(["Bob", "Dan", "Eve"])
+    for pid in (first, second):
+        assert follower.page(pid).status_code == 200
+    with app.app_context():
+        ids = {p.name: p.id for p in db.session.scalars(select(Player))}
+        roster.rename_player(ids["Ann"], "Annika")
+        roster.merge_players(ids["Ben"], ids["Bob"])
+    assert "Annika" in text_of(section(follower.page(first).get_data(as_text=True), "pad"))
+    assert "Ben" in text_of(section(follower.page(second).get_data(as_text=True), "pad"))
+    assert "Bob" not in follower.page(second).get_data(as_text=True)
