@@ -40,13 +40,15 @@ def accepted_coding() -> str | None:
     if not header:
         return None
     taken: set[str] = set()
+    refused: set[str] = set()
     for part in header.split(","):
         coding, _, params = part.strip().partition(";")
-        if params.replace(" ", "") in ("q=0", "q=0.0", "q=0.00", "q=0.000"):
-            continue
         coding = coding.strip().lower()
-        taken.update(CODINGS if coding == "*" else (coding,))
-    return next((c for c in CODINGS if c in taken), None)
+        if params.replace(" ", "") in ("q=0", "q=0.0", "q=0.00", "q=0.000"):
+            refused.add(coding)
+        else:
+            taken.update(CODINGS if coding == "*" else (coding,))
+    return next((c for c in CODINGS if c in taken and c not in refused), None)
 
 
 def compress(data: bytes, coding: str, best: bool = False) -> bytes:

@@ -280,8 +280,9 @@ class PageCache(Model):
     ``variant`` names what else the page depends on (page or update fragment, language,
     viewer or scorer, the address it was asked at, the app's build). A row whose
     ``version`` is not the game's current one is never served, and is replaced on the next
-    render. ``body`` is UTF-8 HTML; per-request secrets (the CSRF token, idempotency keys)
-    stand in it as markers, and only a page without markers keeps compressed copies."""
+    render. ``body`` is UTF-8 HTML; the CSRF token and idempotency keys stand in it as
+    markers filled in per request, and only a page without markers keeps compressed
+    copies. A page showing the scorer link is never kept (its secret is stored hashed)."""
 
     __tablename__ = "page_cache"
 

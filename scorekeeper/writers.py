@@ -15,7 +15,7 @@ from contextlib import contextmanager
 
 from scorekeeper.extensions import db
 
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entrant: a write may call another that takes a turn
 
 
 @contextmanager
@@ -26,3 +26,18 @@ def turn() -> Iterator[None]:
         return
     with _lock:
         yield
+
+
+@contextmanager
+def turn_if_free() -> Iterator[bool]:
+    """This process's write turn if nobody holds it (True), else go on without (False):
+    for writes that may as well be skipped, such as keeping a rendered page."""
+    if db.engine.dialect.name != "sqlite":
+        yield True
+        return
+    free = _lock.acquire(blocking=False)
+    try:
+        yield free
+    finally:
+        if free:
+            _lock.release()

@@ -54,6 +54,10 @@ def test_nothing_compressed_unless_asked_or_refused(client: FlaskClient) -> None
     assert only_gzip.headers["Content-Encoding"] == "gzip"
     anything = client.get("/", headers={"Accept-Encoding": "*"})
     assert anything.headers["Content-Encoding"] == "br"
+    not_br = client.get("/", headers={"Accept-Encoding": "br;q=0, *"})
+    assert not_br.headers["Content-Encoding"] == "gzip"
+    nothing_else = client.get("/", headers={"Accept-Encoding": "identity, *;q=0"})
+    assert "Content-Encoding" not in nothing_else.headers
 
 
 def test_small_and_non_text_answers_stay_as_they_are(client: FlaskClient) -> None:

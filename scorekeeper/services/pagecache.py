@@ -17,8 +17,9 @@ from typing import Any
 from sqlalchemy import bindparam, delete, func, or_, select
 from sqlalchemy.exc import SQLAlchemyError
 
+from scorekeeper import writers
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, PageCache, Seat
+from scorekeeper.models import Game, PageCache
 
 log = logging.getLogger(__name__)
 _compiled: dict[str, tuple[str, tuple[str, ...]]] = {}
@@ -71,17 +72,6 @@ def lookup(public_id: str, variant: str) -> Kept | None:
     return Kept(body or b"", gzip, br)
 
 
-def forget_games_of(*player_ids: int) -> None:
-    """Drop the kept pages of every game these players sat in: their names show on them,
-    and a rename or merge changes a name without changing the games (part of the caller's
-    transaction)."""
-    db.session.execute(
-        delete(PageCache).where(
-            PageCache.game_id.in_(select(Seat.game_id).where(Seat.player_id.in_(player_ids)))
-        )
-    )
-
-
 def keep(
     game_id: int,
     version: int,
@@ -93,8 +83,16 @@ def keep(
     """Keep a page rendered for ``version``; drop the game's pages of other versions.
 
     Commits its own transaction, so call it after everything else of the request is
-    done. Returns whether the page was kept.
+    done. Skipped while this process is writing something else (SQLite: the page is kept
+    by a later reader rather than waiting here). Returns whether the page was kept.
     """
+    with writers.turn_if_free() as free:
+        return free and _keep(game_id, version, variant, body, gzip, br)
+
+
+def _keep(
+    game_id: int, version: int, variant: str, body: bytes, gzip: bytes | None, br: bytes | None
+) -> bool:
     try:
         kept = db.session.scalar(
             select(func.count()).select_from(PageCache).where(PageCache.game_id == game_id)

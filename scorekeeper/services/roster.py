@@ -12,8 +12,8 @@ from sqlalchemy.orm import aliased
 
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _, _n
-from scorekeeper.models import Player, PlayerCards, Rivalry, RoundResult, Seat
-from scorekeeper.services import idempotency, pagecache, stats
+from scorekeeper.models import Game, Player, PlayerCards, Rivalry, RoundResult, Seat
+from scorekeeper.services import idempotency, stats
 from scorekeeper.services import players as player_service
 from scorekeeper.services.errors import NotFound, Rejected
 
@@ -23,6 +23,17 @@ def _player(player_id: int) -> Player:
     if player is None:
         raise NotFound(_("There is no such player."))
     return player
+
+
+def _names_changed(*player_ids: int) -> None:
+    """A new version for every game these players sat in: the names on its pages change
+    (so pages kept for the old version go, and following phones reload them)."""
+    db.session.execute(
+        update(Game)
+        .where(Game.id.in_(select(Seat.game_id).where(Seat.player_id.in_(player_ids))))
+        .values(version=Game.version + 1)
+        .execution_options(synchronize_session=False)
+    )
 
 
 def rename_player(player_id: int, new_name: object) -> Player:
@@ -46,7 +57,7 @@ def rename_player(player_id: int, new_name: object) -> Player:
         )
     player.name = name
     player.key = key
-    pagecache.forget_games_of(player.id)
+    _names_changed(player.id)
     idempotency.commit()
     return player
 
@@ -80,7 +91,7 @@ def merge_players(keep_id: int, merge_id: int) -> Player:
             ),
             "played_together",
         )
-    pagecache.forget_games_of(gone.id)
+    _names_changed(gone.id)
     db.session.execute(update(Seat).where(Seat.player_id == gone.id).values(player_id=keep.id))
     db.session.execute(
         update(RoundResult).where(RoundResult.player_id == gone.id).values(player_id=keep.id)

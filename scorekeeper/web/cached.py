@@ -25,21 +25,23 @@ from scorekeeper.services import pagecache
 
 Render = Callable[[dict[str, object]], tuple[str, Game]]
 _EXTENSION = "scorekeeper.pagecache"
-# What a page's rendering depends on besides the game: hashed into every variant, so a
-# new release never serves a page kept by the one before.
-_SOURCES = (
-    "scorekeeper/**/*.py",
-    "scorekeeper/translations/**/*.mo",
-    "templates/**/*",
-    "static/**/*",
-)
 
 
 class _Setup:
+    """Per app: the build hash and the markers."""
+
     def __init__(self, app: Flask) -> None:
-        root = Path(app.root_path).parent
+        # What a page's rendering depends on besides the game: hashed into every variant,
+        # so a new release never serves a page kept by the one before.
+        package = Path(__file__).resolve().parent.parent
+        sources = [
+            (package, "**/*.py"),
+            (package, "translations/**/*.mo"),
+            (Path(app.template_folder or "templates"), "**/*"),
+            (Path(app.static_folder or "static"), "**/*"),
+        ]
         digest = hashlib.sha256()
-        for pattern in _SOURCES:
+        for root, pattern in sources:
             for path in sorted(root.glob(pattern)):
                 if path.is_file():
                     digest.update(path.relative_to(root).as_posix().encode())
@@ -71,12 +73,18 @@ def usable() -> bool:
 
 
 def page(
-    public_id: str, kind: str, role: str, render: Render, new_key: Callable[[], str]
+    public_id: str,
+    kind: str,
+    role: str,
+    render: Render,
+    new_key: Callable[[], str],
+    secret: str | None = None,
 ) -> Response:
     """The page ``kind`` of a game as ``role`` sees it, from the cache or rendered.
 
     ``render(overrides)`` renders it with ``overrides`` added to the template context and
-    returns the HTML and the game it showed; ``new_key`` makes a fresh idempotency key.
+    returns the HTML and the game it showed; ``new_key`` makes a fresh idempotency key. A
+    page that shows ``secret`` is served but never kept.
     """
     setup = _setup()
     variant = hashlib.sha256(
@@ -91,6 +99,8 @@ def page(
             }
         )
         body = html.encode()
+        if secret and secret in html:
+            return _answer(pagecache.Kept(body, None, None), setup, new_key)
         personal = setup.csrf_mark in html or setup.key_mark in html
         copies = (
             {}

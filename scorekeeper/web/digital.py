@@ -25,7 +25,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
-from scorekeeper import i18n
+from scorekeeper import i18n, writers
 from scorekeeper.engine import Bidding, DealerRule, IllegalBid, Plan, RuleSet, Suit, check_bid
 from scorekeeper.extensions import db
 from scorekeeper.idempotency import idempotent, remember
@@ -285,17 +285,18 @@ def _act(public_id: str, seat: int) -> DigitalTable:
     same moment (hidden bids come in together), load it again and retry: the seat's
     action number makes a retry safe. :raises Rejected: as the service does."""
     form = request.form
-    for attempt in range(RETRIES):
-        table = _load(public_id)
-        try:
-            service.act(
-                table, seat, form.get("action", ""), form.get("value", ""), form.get("seq", "")
-            )
-            return table
-        except Conflict as exc:
-            db.session.rollback()
-            if exc.code != "conflict" or attempt == RETRIES - 1:
-                raise
+    with writers.turn():
+        for attempt in range(RETRIES):
+            table = _load(public_id)
+            try:
+                service.act(
+                    table, seat, form.get("action", ""), form.get("value", ""), form.get("seq", "")
+                )
+                return table
+            except Conflict as exc:
+                db.session.rollback()
+                if exc.code != "conflict" or attempt == RETRIES - 1:
+                    raise
     raise AssertionError("unreachable")  # pragma: no cover
 
 

@@ -164,14 +164,17 @@ def _kept(public_id: str, kind: str) -> Response:
     """The game page (``kind`` "page") or its update fragment ("update") from the page
     cache: rendered once per game version for all who see it the same way."""
     scorer = is_scorer(public_id)
-    role = ("scorer+link" if scorer_token(public_id) else "scorer") if scorer else "viewer"
+    token = scorer_token(public_id) if scorer else None
+    role = ("scorer+link" if token else "scorer") if scorer else "viewer"
     template = "games/game.html" if kind == "page" else "games/_update.html"
 
     def render(overrides: dict[str, object]) -> tuple[str, Game]:
         game = load_game(public_id)
         return render_template(template, **_context(game, **overrides)), game
 
-    return cached.page(public_id, kind, role, render, new_idempotency_key)
+    # The page with the scorer link is never kept: the database holds the scorer's
+    # secret only as a hash.
+    return cached.page(public_id, kind, role, render, new_idempotency_key, secret=token)
 
 
 @bp.get("/games/<public_id>", endpoint="game")

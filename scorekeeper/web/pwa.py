@@ -19,6 +19,7 @@ import rcssmin  # type: ignore[import-untyped]
 import rjsmin  # type: ignore[import-untyped]
 from flask import Response, current_app, request, send_from_directory, url_for
 from flask.sansio.blueprints import BlueprintSetupState
+from werkzeug.security import safe_join
 
 from scorekeeper.web import bp
 
@@ -36,9 +37,17 @@ def _static_root() -> Path:
     return Path(current_app.static_folder or "static")
 
 
+def _static_path(filename: str) -> Path | None:
+    """The file under static/ this name stands for; None for a name that would leave it."""
+    joined = safe_join(str(_static_root()), filename)
+    return Path(joined) if joined is not None else None
+
+
 def file_version(filename: str) -> str | None:
     """A short hash of a static file's content (None when there is no such file)."""
-    path = _static_root() / filename
+    path = _static_path(filename)
+    if path is None:
+        return None
     try:
         stat = path.stat()
     except (OSError, ValueError):
@@ -64,10 +73,10 @@ def send_static(filename: str) -> Response:
     version = file_version(filename) if kind and ".min." not in filename else None
     if kind is None or version is None:
         return current_app.send_static_file(filename)
-    path = str(_static_root() / filename)
+    path = str(_static_path(filename))  # not None: file_version found the file
     kept = _minified.get(path)
     if kept is None or kept[0] != version:
-        source = (_static_root() / filename).read_text(encoding="utf-8")
+        source = Path(path).read_text(encoding="utf-8")
         kept = _minified[path] = (version, kind[1](source).encode())
     response = Response(kept[1], mimetype=kind[0])
     response.set_etag(version)

@@ -48,6 +48,13 @@ class Taps:
         self.tap(self.page.get_by_role("button", name=re.compile(r"^Confirm round")))
 
 
+# Text directly inside the game's container (outside every panel): what a fragment that
+# doesn't fit where htmx puts it would leave behind.
+STRAY_TEXT = """() => [...document.querySelector('.game').childNodes]
+    .filter(n => n.nodeType === Node.TEXT_NODE && n.textContent.trim())
+    .map(n => n.textContent.trim())"""
+
+
 def pad_totals(page: Page, number: int) -> list[int | None]:
     cells = page.locator("#pad tbody tr").nth(number - 1).locator("td.total")
     texts = [re.sub(r"^D", "", t).strip() for t in cells.all_inner_texts()]
@@ -108,6 +115,12 @@ def test_a_whole_short_game_with_plus_minus_one(
         bids = {order[0]: cards // 2, order[1]: number % 2}
         taps.key(bids[order[0]])
         taps.key(bids[order[1]])
+        # Each bid shows on the pad's row of the open round at once (the tap's answer
+        # brings that row along), and nothing of the answer lands anywhere else.
+        row_bids = page.locator(f"#round-{number} td.bid")
+        expect(row_bids.nth(order[0])).to_have_text(str(bids[order[0]]))
+        expect(row_bids.nth(order[1])).to_have_text(str(bids[order[1]]))
+        assert page.evaluate(STRAY_TEXT) == []
         if number == 3:
             # The dealer's forbidden bid is disabled, with the reason beside it.
             forbidden = cards - sum(bids.values())

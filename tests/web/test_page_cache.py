@@ -90,8 +90,16 @@ def test_live_update_fragment_is_kept_too(app: Flask, pages: Pages, follower: Pa
     assert pad_totals(again.get_data(as_text=True), 1) == [20, 30, 20]
 
 
+def forget_scorer_link(pages: Pages, pid: str) -> None:
+    """The browser keeps score of the game but no longer holds its scorer link (as for a
+    browser's older games: see web/access.py)."""
+    with pages.client.session_transaction() as session:
+        session["scoring"] = [[p, "" if p == pid else t] for p, t in session["scoring"]]
+
+
 def test_the_scorers_page_gets_fresh_secrets_every_time(app: Flask, pages: Pages) -> None:
     pid = pages.new_game(["Ann", "Ben", "Cat"])
+    forget_scorer_link(pages, pid)
     app.config["WTF_CSRF_ENABLED"] = True
     first = pages.page(pid).get_data(as_text=True)
     with renders(app) as seen:
@@ -125,7 +133,24 @@ def test_the_scorer_and_a_follower_see_their_own_pages(
     assert 'name="idempotency_key"' in scorer and "/score/" in scorer
     assert 'name="idempotency_key"' not in viewer and "/score/" not in viewer
     assert "hx-headers" not in viewer  # a follower sends nothing back
-    assert len(kept_rows(app)) == 2
+    forget_scorer_link(pages, pid)
+    assert "/score/" not in pages.page(pid).get_data(as_text=True)
+    assert len(kept_rows(app)) == 2  # the follower's page, the scorer's without the link
+
+
+def test_the_page_with_the_scorer_link_is_never_kept(app: Flask, pages: Pages) -> None:
+    """The database keeps the scorer's secret only as a hash: no kept page may hold it."""
+    pid = pages.new_game(["Ann", "Ben", "Cat"])
+    first = pages.page(pid).get_data(as_text=True)
+    token = re.search(rf"/games/{pid}/score/([\w-]+)", first).group(1)  # type: ignore[union-attr]
+    with renders(app) as seen:
+        again = pages.page(pid).get_data(as_text=True)
+    assert "games/game.html" in seen and f"/score/{token}" in again
+    pages.play_round(pid, {1: 1, 2: 0, 0: 0}, {1: 1, 2: 0})
+    pages.client.get(f"/games/{pid}/live?v=1", headers=HX)  # the update: kept, no link
+    with app.app_context():
+        bodies = [row.body for row in db.session.scalars(select(PageCache))]
+    assert bodies and not any(token.encode() in body for body in bodies)
 
 
 def test_each_language_has_its_own_page(app: Flask, follower: Pages, pages: Pages) -> None:
@@ -141,6 +166,7 @@ def test_each_language_has_its_own_page(app: Flask, follower: Pages, pages: Page
 def test_a_message_after_a_form_post_is_shown_once_not_kept(app: Flask, pages: Pages) -> None:
     pid = pages.new_game(["Ann", "Ben", "Cat"])
     pages.play_round(pid, {1: 1, 2: 0, 0: 0}, {1: 1, 2: 0})
+    forget_scorer_link(pages, pid)  # so that the scorer's page is kept
     pages.page(pid)  # kept for this version
     done = pages.post(pid, "rounds/1/delete", htmx=False)
     assert done.status_code == 303
@@ -215,8 +241,8 @@ def test_without_the_cache_the_page_is_the_same(app: Flask, pages: Pages, follow
 def test_a_renamed_or_merged_player_shows_at_once(
     app: Flask, pages: Pages, follower: Pages
 ) -> None:
-    """Names live with the players, not the games: a rename or a merge drops the kept
-    pages of every game the player sat in."""
+    """Names live with the players, not the games: a rename or a merge gives every game
+    the player sat in a new version, so kept pages go and following phones reload."""
     from scorekeeper.models import Player
     from scorekeeper.services import roster
 
@@ -224,6 +250,8 @@ def test_a_renamed_or_merged_player_shows_at_once(
     second = pages.new_game(["Bob", "Dan", "Eve"])
     for pid in (first, second):
         assert follower.page(pid).status_code == 200
+    live = follower.client.get(f"/games/{first}/live?v=1", headers=HX)
+    assert live.status_code == 204
     with app.app_context():
         ids = {p.name: p.id for p in db.session.scalars(select(Player))}
         roster.rename_player(ids["Ann"], "Annika")
@@ -231,3 +259,5 @@ def test_a_renamed_or_merged_player_shows_at_once(
     assert "Annika" in text_of(section(follower.page(first).get_data(as_text=True), "pad"))
     assert "Ben" in text_of(section(follower.page(second).get_data(as_text=True), "pad"))
     assert "Bob" not in follower.page(second).get_data(as_text=True)
+    live = follower.client.get(f"/games/{first}/live?v=1", headers=HX)
+    assert live.status_code == 200 and "Annika" in live.get_data(as_text=True)

@@ -163,3 +163,25 @@ def test_third_party_minified_files_go_out_as_they_are(client: FlaskClient, app:
 
 def _scripts(client: FlaskClient) -> list[str]:
     return re.findall(r'<script src="([^"]+)"', get(client, "/").get_data(as_text=True))
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/../scorekeeper/__init__.py",
+        "/static/../pyproject.toml",
+        "/static/js/../../tests/conftest.py",
+        "/static/..%2f..%2fetc/passwd",
+        "/static/%2e%2e/%2e%2e/tmp/outside.js",
+        "/static/../../../../../../tmp/outside.js",
+    ],
+)
+def test_nothing_outside_static_is_served(client: FlaskClient, path: str) -> None:
+    outside = Path("/tmp/outside.js")
+    outside.write_text("var secret = 1; // not for the web\n")
+    try:
+        response = get(client, path)
+        assert response.status_code == 404, path
+        assert b"secret" not in response.data
+    finally:
+        outside.unlink()

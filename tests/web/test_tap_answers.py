@@ -46,6 +46,8 @@ def test_draft_taps_answer_with_the_panel_and_the_open_rounds_row_only(pages: Pa
         assert 'id="pad"' not in body and 'id="log"' not in body, action
         row = section(body, "round-2")
         assert 'hx-swap-oob="true"' in row
+        # A row can't stand alone in HTML: it comes inside a template, after the panel.
+        assert re.search(r'</section>\s*<template>\s*<tr id="round-2"', body), action
         version = _version(body)
         # The full page agrees: the panel and that row moved, nothing else.
         page = pages.page(pid).get_data(as_text=True)
