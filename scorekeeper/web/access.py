@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from functools import lru_cache
 
 import segno
@@ -70,6 +71,15 @@ def is_htmx() -> bool:
         request.headers.get("HX-Request") == "true"
         and request.headers.get("HX-History-Restore-Request") != "true"
     )
+
+
+@lru_cache(maxsize=256)
+def qr_image(url: str) -> bytes:
+    """The QR code of ``url`` as an SVG file (for an ``<img>``), dark on light."""
+    code = segno.make(url, error="m")
+    out = io.BytesIO()
+    code.save(out, kind="svg", scale=1, border=2, dark="#000", light="#fff", xmldecl=False)
+    return out.getvalue()
 
 
 @lru_cache(maxsize=256)

@@ -38,7 +38,7 @@ from scorekeeper.web.access import (
     is_htmx,
     is_scorer,
     load_game,
-    qr_svg,
+    qr_image,
     require_scorer,
     scorer_token,
 )
@@ -60,7 +60,6 @@ def _context(game: Game, **extra: Any) -> dict[str, Any]:
         "log": page_service.change_log(game),
         "trumps": trump_options(pad.rules),
         "view_url": view_url,
-        "view_qr": qr_svg(view_url),
         # Equal totals: the tie-break's winner first (R17), else seat order.
         "standings": sorted(pad.standings, key=lambda st: (-st[1], st[0] not in pad.winners)),
         "message": None,
@@ -72,7 +71,7 @@ def _context(game: Game, **extra: Any) -> dict[str, Any]:
         score_url = url_for(
             "web.claim_scorer", public_id=game.public_id, token=token, _external=True
         )
-        context.update(score_url=score_url, score_qr=qr_svg(score_url))
+        context.update(score_url=score_url)
     context.update(extra)
     return context
 
@@ -202,6 +201,30 @@ def game_live(public_id: str) -> ResponseReturnValue:
     else:
         response = _game_response(load_game(public_id))
     response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/games/<public_id>/qr.svg")
+def view_qr(public_id: str) -> Response:
+    """The QR code of the view link, loaded only when "Follow on another phone" opens."""
+    game = load_game(public_id)
+    image = qr_image(url_for("web.game", public_id=game.public_id, _external=True))
+    response = Response(image, mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@bp.get("/games/<public_id>/score-qr.svg")
+def score_qr(public_id: str) -> Response:
+    """The QR code of the scorer link, for the browser that holds it (never cached)."""
+    game = load_game(public_id)
+    require_scorer(game)
+    token = scorer_token(game.public_id)
+    if token is None:
+        abort(404)
+    url = url_for("web.claim_scorer", public_id=game.public_id, token=token, _external=True)
+    response = Response(qr_image(url), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "private, no-store"
     return response
 
 

@@ -14,11 +14,13 @@ import json
 import os
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import rcssmin  # type: ignore[import-untyped]
 import rjsmin  # type: ignore[import-untyped]
 from flask import Response, current_app, request, send_from_directory, url_for
 from flask.sansio.blueprints import BlueprintSetupState
+from markupsafe import Markup
 from werkzeug.security import safe_join
 
 from scorekeeper.web import bp
@@ -30,6 +32,8 @@ NOT_PRECACHED = {"css/print.css", "js/sw.js"}
 
 _hashes: dict[str, tuple[int, int, str]] = {}
 _minified: dict[str, tuple[str, bytes]] = {}
+_icon: dict[str, str] = {}
+ICON = "icons/icon.svg"
 MINIFY = {".js": ("text/javascript", rjsmin.jsmin), ".css": ("text/css", rcssmin.cssmin)}
 
 
@@ -88,6 +92,19 @@ def send_static(filename: str) -> Response:
 @bp.record_once
 def _serve_minified(state: BlueprintSetupState) -> None:
     state.app.view_functions["static"] = send_static
+
+
+@bp.app_template_global("icon_data_uri")
+def icon_data_uri() -> Markup:
+    """static/icons/icon.svg as a data: URI: the tab icon comes with the page instead of
+    costing every first visit a request of its own (about 1.8 KB with its headers)."""
+    version = file_version(ICON) or ""
+    if _icon.get(version) is None:
+        svg = " ".join((_static_root() / ICON).read_text(encoding="utf-8").split())
+        _icon.clear()
+        _icon[version] = "data:image/svg+xml," + quote(svg.replace('"', "'"), safe=" ='/:,.-")
+    # Only letters, digits, %-escapes and ' =/:,.- : safe as it is in a "quoted" attribute.
+    return Markup(_icon[version])
 
 
 @bp.app_url_defaults

@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.web.access import MAX_SCORED, MAX_TOKENS
+from scorekeeper.web.access import MAX_SCORED, MAX_TOKENS, qr_image
 from tests.web.support import HX, Pages, ok, pad_totals, section
 
 Snapshot = Callable[[str], tuple[object, ...]]
@@ -74,7 +74,12 @@ def test_followers_see_the_pad_read_only(follower: Pages, pid: str) -> None:
     assert "/score/" not in body
     assert "Share scoring" not in body
     assert f'<a href="http://localhost/games/{pid}" class="share-link">' in body
-    assert '<svg aria-hidden="true" focusable="false" viewBox=' in body
+    qr = re.search(r'<img class="qr" src="([^"]+)"[^>]* loading="lazy"', body)
+    assert qr and qr.group(1) == f"/games/{pid}/qr.svg"
+    image = follower.client.get(qr.group(1))
+    assert image.status_code == 200 and image.mimetype == "image/svg+xml"
+    assert image.data == qr_image(f"http://localhost/games/{pid}")
+    assert image.data.startswith(b"<svg") and b'xmlns="http://www.w3.org/2000/svg"' in image.data
     for path in (f"/games/{pid}/rounds/1/edit", f"/games/{pid}/rounds/1/delete"):
         assert follower.client.get(path).status_code == 403
 
@@ -84,7 +89,17 @@ def test_the_scorer_sees_the_scorer_link_and_its_qr(pages: Pages, pid: str) -> N
     share = body.split("Share scoring")[1]
     link = re.search(r'href="(http://localhost/games/[\w-]+/score/[\w-]+)"', share)
     assert link
-    assert share.count("<svg") >= 1
+    qr = re.search(r'<img class="qr" src="([^"]+)"', share)
+    assert qr and qr.group(1) == f"/games/{pid}/score-qr.svg"
+    image = pages.client.get(qr.group(1))
+    assert image.status_code == 200 and image.headers["Cache-Control"] == "private, no-store"
+    assert image.data == qr_image(link.group(1))
+
+
+def test_only_the_scorer_gets_the_scorer_links_qr(follower: Pages, pid: str) -> None:
+    assert follower.client.get(f"/games/{pid}/score-qr.svg").status_code == 403
+    assert follower.client.get(f"/games/{'0' * 22}/score-qr.svg").status_code == 404
+    assert follower.client.get(f"/games/{'0' * 22}/qr.svg").status_code == 404
 
 
 def test_scorer_link_grants_scoring(pages: Pages, follower: Pages, pid: str) -> None:

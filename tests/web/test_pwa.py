@@ -185,3 +185,23 @@ def test_nothing_outside_static_is_served(client: FlaskClient, path: str) -> Non
         assert b"secret" not in response.data
     finally:
         outside.unlink()
+
+
+def test_the_tab_icon_comes_with_the_page(client: FlaskClient, app: Flask) -> None:
+    from urllib.parse import unquote
+
+    body = get(client, "/").get_data(as_text=True)
+    found = re.search(
+        r'<link rel="icon" href="data:image/svg\+xml,([^"]+)" type="image/svg\+xml">', body
+    )
+    assert found
+    svg = unquote(html_unescape(found.group(1)))
+    source = (Path(app.static_folder or "static") / "icons/icon.svg").read_text()
+    assert svg == " ".join(source.split()).replace('"', "'")
+    assert "#" not in html_unescape(found.group(1))  # a "#" would end the URI
+
+
+def html_unescape(text: str) -> str:
+    import html
+
+    return html.unescape(text)
