@@ -120,3 +120,18 @@ class Table:
             if scan_all:
                 for other in self.phones:
                     self.get(other, "/live")
+
+
+# The setup form of a 3-seat table (Ann, a bot as Ben, Cat), Ben dealing first.
+SETUP_FORM = {
+    "name0": "Ann",
+    "kind0": "person",
+    "name1": "Ben",
+    "kind1": "bot",
+    "name2": "Cat",
+    "kind2": "person",
+    "first_dealer": "1",
+    "plan": "short",
+    "dealer_rule": "none",
+    "bidding": "open",
+}

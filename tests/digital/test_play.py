@@ -14,7 +14,7 @@ from scorekeeper.engine import Bidding, DealerRule, Game, Plan, RuleSet
 from scorekeeper.engine.bots import Bot
 from scorekeeper.services import digital as service
 from scorekeeper.services import games as game_service
-from tests.digital.support import Table
+from tests.digital.support import SETUP_FORM, Table
 
 P, B = "person", "bot"
 
@@ -252,21 +252,7 @@ def test_pass_and_play_reveals_one_hand_and_hides_it_again(app: Flask) -> None:
 
 def test_setup_page_creates_a_table_and_shows_the_links(client: FlaskClient) -> None:
     assert client.get("/digital/new").status_code == 200
-    response = client.post(
-        "/digital/new",
-        data={
-            "name0": "Ann",
-            "kind0": "person",
-            "name1": "Ben",
-            "kind1": "bot",
-            "name2": "Cat",
-            "kind2": "person",
-            "first_dealer": "1",
-            "plan": "short",
-            "dealer_rule": "none",
-            "bidding": "open",
-        },
-    )
+    response = client.post("/digital/new", data=SETUP_FORM)
     assert response.status_code == 303
     host = client.get(response.headers["Location"]).get_data(as_text=True)
     assert host.count("data-seat-link=") == 2

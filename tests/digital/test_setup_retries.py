@@ -13,19 +13,9 @@ from sqlalchemy import func, select
 from scorekeeper.extensions import db
 from scorekeeper.idempotency import REPLAYED, REUSED
 from scorekeeper.models import DigitalTable, Game
+from tests.digital.support import SETUP_FORM
 
-FORM = {
-    "name0": "Ann",
-    "kind0": "person",
-    "name1": "Ben",
-    "kind1": "bot",
-    "name2": "Cat",
-    "kind2": "person",
-    "first_dealer": "1",
-    "plan": "short",
-    "dealer_rule": "none",
-    "bidding": "open",
-}
+FORM = SETUP_FORM
 
 
 def tables(app: Flask) -> tuple[int, int]:
