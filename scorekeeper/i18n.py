@@ -220,6 +220,10 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^Rule 'dealer_rule_from_round' .* from 1 to 20\.$"), "from_round"),
     (re.compile(r"^The unicoloured game is for 3 or 4 players only\.$"), "unicoloured"),
     (re.compile(r"^Wizard is played by 3 to 6 players, not (.+)\.$"), "players"),
+    (re.compile(r"^Rule '(\w+)' must be one of (.+)\.$"), "rule_choice"),
+    # Cards as text (Card.parse).
+    (re.compile(r"^(.+) is not a card: write a suit letter Y, R, G or B with 1 to 13 "), "card"),
+    (re.compile(r"^A card is written as text like 'R13', not (.+)\.$"), "card_type"),
 ]
 
 
@@ -352,6 +356,20 @@ def _from_words(message: str, names: Sequence[str] | None = None) -> str:
             return gettext(
                 "Wizard is played by 3 to 6 players, not %(players)s.", players=m.group(1)
             )
+        if kind == "rule_choice":
+            return gettext(
+                "The rule %(rule)s takes one of these values: %(choices)s.",
+                rule=m.group(1),
+                choices=m.group(2),
+            )
+        if kind == "card":
+            return gettext(
+                "%(card)s is not a card: write a suit letter Y, R, G or B with 1 to 13 (like R13 "
+                "or y1), W or Z for a Wizard, J or N for a Jester.",
+                card=m.group(1),
+            )
+        if kind == "card_type":
+            return gettext("A card is written as text like 'R13', not %(card)s.", card=m.group(1))
     return message
 
 

@@ -47,7 +47,7 @@ def page() -> Response:
     try:
         cards = parse_cards(request.args.get("cards", ""))[:MAX_PLAYERS]
     except ValueError as exc:
-        cards, message = [], str(exc)
+        cards, message = [], i18n.rule_message(exc)
     suit = Suit.from_name(trump) if trump not in ("none", "unicoloured") else None
     judged = judge_trick(cards, suit, unicoloured=trump == "unicoloured")
     judgement = Judgement(

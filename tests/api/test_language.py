@@ -134,3 +134,12 @@ def test_a_reused_idempotency_key_in_german(client: FlaskClient, api: Api) -> No
 def test_api_answers_vary_on_the_language(client: FlaskClient) -> None:
     response = client.post(f"{API}/games", json=[1], headers=GERMAN)
     assert "Accept-Language" in response.headers["Vary"]
+
+
+def test_an_unknown_rule_value_in_german(client: FlaskClient) -> None:
+    body = {"players": ["Ann", "Ben", "Cat"], "rules": {"dealer_rule": "sometimes"}}
+    german = client.post("/api/v1/games", json=body, headers=GERMAN)
+    english = client.post("/api/v1/games", json=body)
+    assert german.status_code == english.status_code == 422
+    assert message(english).startswith("Rule 'dealer_rule' must be one of ")
+    assert message(german).startswith("Die Regel dealer_rule nimmt einen dieser Werte: ")

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 
 from scorekeeper import i18n
 from scorekeeper.services import games as game_service
@@ -303,3 +304,20 @@ def test_resolver_notes_in_german_and_english(
     assert german_note in in_german
     assert english_note not in in_german
     assert english_note in _text(english.client.get(url).get_data(as_text=True))
+
+
+@pytest.mark.parametrize(
+    ("cards", "german", "english"),
+    [
+        ("R13+X9", "'X9' ist keine Karte: schreib einen Farbbuchstaben", "'X9' is not a card"),
+        ("W+r14", "'r14' ist keine Karte", "'r14' is not a card: write a suit letter"),
+    ],
+)
+def test_resolver_cards_it_cannot_read_in_german_and_english(
+    client: FlaskClient, cards: str, german: str, english: str
+) -> None:
+    de = client.get(f"/resolver/?cards={cards}", headers={"Accept-Language": "de"})
+    en = client.get(f"/resolver/?cards={cards}", headers={"Accept-Language": "en"})
+    assert de.status_code == en.status_code == 200
+    assert german in html.unescape(de.get_data(as_text=True))
+    assert english in html.unescape(en.get_data(as_text=True))
