@@ -111,8 +111,8 @@ def test_a_game_page_keeps_the_screen_on(
 def test_without_wake_lock_or_when_refused_nothing_breaks(
     app: Flask, browser: Browser, browser_context_args: dict[str, Any], live_server: str
 ) -> None:
-    url = live_server + game_url(app)
     for script in (NO_WAKE_LOCK, REFUSED_WAKE_LOCK):
+        url = live_server + game_url(app)  # a game of its own: one bid on it after the tap
         context = browser.new_context(**browser_context_args)
         context.add_init_script(script)
         phone = context.new_page()
