@@ -10,6 +10,7 @@ import os
 
 from flask import Flask, Response, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -38,6 +39,9 @@ HEADERS = {
 }
 
 
+_SIGNER = "scorekeeper.session_signer"
+
+
 class _SessionInterface(SecureCookieSessionInterface):
     """The session cookie is ``Secure`` whenever the request came over HTTPS (also behind
     a reverse proxy that says so), so plain-HTTP use on a home network still works."""
@@ -46,6 +50,15 @@ class _SessionInterface(SecureCookieSessionInterface):
         return bool(app.config["SESSION_COOKIE_SECURE"]) or (
             has_request_context() and request.is_secure
         )
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        # Flask builds the signer anew for every request; it only changes with the keys.
+        keys = (app.secret_key, app.config.get("SECRET_KEY_FALLBACKS"))
+        kept = app.extensions.get(_SIGNER)
+        if kept is None or kept[0] != keys:
+            kept = app.extensions[_SIGNER] = (keys, super().get_signing_serializer(app))
+        signer: URLSafeTimedSerializer | None = kept[1]
+        return signer
 
 
 # Headers that only mean something for what a browser shows as a page (or runs as a
