@@ -14,8 +14,9 @@ def _version(body: str) -> int:
 
 
 def _keyless(html: str) -> str:
-    """Without the idempotency keys, which every rendering makes afresh."""
-    return re.sub(r'name="idempotency_key" value="[^"]*"', "", html)
+    """Without the idempotency keys and CSRF tokens (signed with the time), which every
+    rendering makes afresh."""
+    return re.sub(r'name="(idempotency_key|csrf_token)" value="[^"]*"', "", html)
 
 
 def _parts(body: str) -> tuple[str, str]:
