@@ -22,10 +22,17 @@ graceful_timeout = 10
 keepalive = 5
 # Only the reverse proxy on these addresses may say that a request came over HTTPS.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# Not even they may set SCRIPT_NAME (gunicorn's default takes it from a request header of
+# that name): every link of a page is built with it. A path prefix comes from the proxy's
+# X-Forwarded-Prefix, with PROXY_HOPS (see README); headers with "_" are dropped.
+forwarder_headers = ""
+header_map = "drop"
 # Off unless asked for (ACCESS_LOG=- for stdout, or a file): behind a reverse proxy the
 # proxy logs every request, and formatting a log line costs as much as serving a page
 # from the page cache. bin/serve turns it on for the table's laptop.
 accesslog = os.environ.get("ACCESS_LOG") or None
+# Every log line masks the secret part of scorer, seat, table and circle links.
+logger_class = "scorekeeper.accesslog.Logger"
 errorlog = "-"
 control_socket_disable = True
 wsgi_app = "scorekeeper:create_app()"

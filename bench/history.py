@@ -1,9 +1,10 @@
-"""History pages against the size of the history.
+"""A circle's history pages against the size of its history.
 
 Fills two SQLite databases (temporary files) with 10 games and with 10,000 games among 50
-players, then times the games list, a filtered games list and a player page on each, in
-the same run, and counts each page's queries. Target: the 10,000-game pages take at most
-1.5× the 10-game ones, with the same number of queries.
+players, all in one circle, then times the circle's games list, a filtered games list, a
+player page and the records on each (as a browser that opened the circle's link), in the
+same run, and counts each page's queries. Target: the 10,000-game pages take at most 1.5×
+the 10-game ones, with the same number of queries.
 
     .venv/bin/python bench/history.py [--games 10000] [--repeat 30] [--json]
 
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from flask.testing import FlaskClient
 from flask_migrate import upgrade
 from sqlalchemy import event, insert
 
@@ -38,6 +40,7 @@ from scorekeeper.engine import RoundEntry, RuleSet  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.models import (  # noqa: E402
     Change,
+    Circle,
     Game,
     Player,
     PlayerCards,
@@ -46,9 +49,11 @@ from scorekeeper.models import (  # noqa: E402
     RoundResult,
     Seat,
 )
+from scorekeeper.services import circles as circle_service  # noqa: E402
 from scorekeeper.services import stats  # noqa: E402
 
 PLAYERS = 50
+CIRCLE = "benchCircle0000A"  # the circle's public id (the same in both databases)
 RULES = [
     RuleSet.from_dict({}),
     RuleSet.from_dict({"round_plan": "short"}),
@@ -58,15 +63,26 @@ RULES = [
 
 
 def _fill(app: Flask, games: int, seed: int = 1) -> None:
-    """Bulk-insert ``games`` random games (about 90% finished) among 50 players."""
+    """Bulk-insert ``games`` random games (about 90% finished) among 50 players, all in
+    one circle."""
     rng = random.Random(seed)
     start = datetime(2020, 1, 1, tzinfo=UTC)
     with app.app_context():
         conn = db.session.connection()
         conn.execute(
+            insert(Circle),
+            [{"id": 1, "public_id": CIRCLE, "name": "Bench", "created_at": start}],
+        )
+        conn.execute(
             insert(Player),
             [
-                {"id": i, "name": f"Player {i}", "key": f"player {i}", "created_at": start}
+                {
+                    "id": i,
+                    "circle_id": 1,
+                    "name": f"Player {i}",
+                    "key": f"player {i}",
+                    "created_at": start,
+                }
                 for i in range(1, PLAYERS + 1)
             ],
         )
@@ -100,6 +116,7 @@ def _fill(app: Flask, games: int, seed: int = 1) -> None:
             game_rows.append(
                 {
                     "id": gid,
+                    "circle_id": 1,
                     "public_id": secrets.token_urlsafe(16),
                     "scorer_token_hash": "0" * 64,
                     "mode": "pad",
@@ -211,16 +228,27 @@ def _counting(app: Flask) -> Iterator[list[str]]:
 
 
 PAGES = {
-    "games list": "/games",
-    "filtered list": "/games?player=1&status=finished",
-    "player page": "/players/1",
+    "games list": f"/circles/{CIRCLE}/games",
+    "filtered list": f"/circles/{CIRCLE}/games?player=1&status=finished",
+    "player page": f"/circles/{CIRCLE}/players/1",
+    "records": f"/circles/{CIRCLE}/records",
 }
+
+
+def _member(app: Flask) -> FlaskClient:
+    """A browser that opened the circle's link."""
+    with app.app_context():
+        circle = circle_service.get_circle(CIRCLE)
+        link = f"/c/{CIRCLE}/{circle_service.circle_key(circle)}"
+    client = app.test_client()
+    assert client.get(link).status_code == 303, link
+    return client
 
 
 def _measure(apps: dict[str, Flask], repeat: int) -> dict[str, dict[str, dict[str, float]]]:
     """Median time and query count of every page on every app. The apps take turns
     request by request, so that a busy machine slows them alike."""
-    clients = {k: app.test_client() for k, app in apps.items()}
+    clients = {k: _member(app) for k, app in apps.items()}
     out: dict[str, dict[str, dict[str, float]]] = {k: {} for k in apps}
     for name, url in PAGES.items():
         times: dict[str, list[float]] = {k: [] for k in apps}
@@ -267,7 +295,7 @@ def main() -> None:
         fill_s = time.perf_counter() - t0
         measured = _measure({"small": small_app, "large": large_app}, args.repeat)
         small, large = measured["small"], measured["large"]
-    print(f"filled {args.games} games among {PLAYERS} players in {fill_s:.1f} s")
+    print(f"filled {args.games} games among {PLAYERS} players of one circle in {fill_s:.1f} s")
     print(f"{'page':<15}{'10 games':>12}{f'{args.games} games':>16}{'ratio':>8}{'queries':>10}")
     result: dict[str, Any] = {"games": args.games, "players": PLAYERS, "pages": {}}
     for name in PAGES:

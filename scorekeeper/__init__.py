@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import event
 
-from scorekeeper import cli, compression, i18n, passphrase, security, simulate
+from scorekeeper import accesslog, cli, compression, i18n, limits, passphrase, security, simulate
 from scorekeeper.extensions import csrf, db, migrate
 
 # templates/, static/ and instance/ live at the repository root, next to the package.
@@ -58,6 +58,8 @@ def create_app(
 
     compression.init_app(app)  # first registered, so it runs last: after every header
     security.init_app(app)
+    limits.init_app(app)  # before any other request hook: see limits.py
+    accesslog.init_app(app)
     db.init_app(app)
     csrf.init_app(app)
     passphrase.init_app(app)

@@ -1,4 +1,5 @@
-"""Command line: ``flask --app scorekeeper export FILE`` and ``import FILE`` (backups by cron)."""
+"""Command line: ``flask --app scorekeeper export FILE`` and ``import FILE`` (backups by cron),
+``circles`` (the server's circles and their links, for its owner)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from flask.cli import with_appcontext
 
 from scorekeeper import i18n
 from scorekeeper.i18n import _
+from scorekeeper.models import Circle
+from scorekeeper.services import circles as circle_service
 from scorekeeper.services import stats, transfer
-from scorekeeper.services.errors import Rejected
+from scorekeeper.services.errors import NotFound, Rejected
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -33,13 +36,25 @@ def in_shell_language(command: Callable[P, T]) -> Callable[P, T]:
     return wrapper
 
 
+def _circle_option(public_id: str | None) -> Circle | None:
+    if public_id is None:
+        return None
+    try:
+        return circle_service.get_circle(public_id)
+    except NotFound as exc:
+        raise click.BadParameter(exc.message, param_hint="--circle") from None
+
+
 @click.command("export")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--circle", "circle_id", help="Only this circle's games (its id).")
 @with_appcontext
 @in_shell_language
-def export_command(file: str) -> None:
-    """Write the whole history (every game) as one JSON file; "-" writes to stdout."""
-    text = transfer.history_json()
+def export_command(file: str, circle_id: str | None) -> None:
+    """Write the whole history (every game of every circle, and the one-off games) or one
+    circle's as one JSON file; "-" writes to stdout."""
+    circle = _circle_option(circle_id)
+    text = transfer.history_json(circle.id if circle else None)
     if file == "-":
         click.echo(text, nl=False)
         return
@@ -58,12 +73,27 @@ def export_command(file: str) -> None:
 
 @click.command("import")
 @click.argument("file", type=click.File("rb"))
+@click.option(
+    "--circle",
+    "circle_id",
+    help="The circle the games go into (its id; see `flask circles`). Without it: the "
+    "server's only circle, or a new one when there is none.",
+)
 @with_appcontext
 @in_shell_language
-def import_command(file: BinaryIO) -> None:
-    """Restore games from a history file. Nothing is stored when the file is bad."""
+def import_command(file: BinaryIO, circle_id: str | None) -> None:
+    """Restore games from a history file into a circle. Nothing is stored when the file
+    is bad."""
+    circle = _circle_option(circle_id)
+    if circle is None:
+        existing = circle_service.all_circles()
+        if len(existing) > 1:
+            raise click.UsageError(
+                _("This server has several circles: name one with --circle (see `flask circles`).")
+            )
+        circle = existing[0][0] if existing else circle_service.create_circle(_("Our games"))
     try:
-        result = transfer.import_history(file.read())
+        result = transfer.import_history(file.read(), circle.id)
     except Rejected as exc:
         click.echo(_("Import refused, nothing stored: %(reason)s", reason=exc.message), err=True)
         raise SystemExit(1) from None
@@ -78,7 +108,30 @@ def rebuild_stats_command() -> None:
     click.echo(_("Statistics rebuilt from %(count)s games.", count=stats.rebuild()), err=True)
 
 
+@click.command("circles")
+@click.option("--url", default="", help="The server's address, e.g. https://scores.example.org")
+@click.option("--new", "new_name", help="Make a circle of this name first.")
+@with_appcontext
+@in_shell_language
+def circles_command(url: str, new_name: str | None) -> None:
+    """List the circles with their number of games and their links (the links are
+    secrets: whoever holds one opens the circle)."""
+    if new_name is not None:
+        try:
+            circle_service.create_circle(new_name)
+        except Rejected as exc:
+            raise click.BadParameter(exc.message, param_hint="--new") from None
+    base = url.rstrip("/")
+    rows = circle_service.all_circles()
+    if not rows:
+        click.echo(_("No circles yet."), err=True)
+    for circle, games in rows:
+        link = f"{base}/c/{circle.public_id}/{circle_service.circle_key(circle)}"
+        click.echo(f"{circle.public_id}\t{games}\t{circle.name}\t{link}")
+
+
 def init_app(app: Flask) -> None:
+    app.cli.add_command(circles_command)
     app.cli.add_command(export_command)
     app.cli.add_command(import_command)
     app.cli.add_command(rebuild_stats_command)

@@ -1,4 +1,4 @@
-"""``Idempotency-Key`` on every write: a retried request gets the first answer again.
+"""``Idempotency-Key`` on every write: a retry gets the first answer again.
 
 A phone that lost the answer to a tap (Wi-Fi gone at the table) sends the same request
 again with the same key. The first time, the write and its answer are committed together
@@ -14,26 +14,58 @@ message, the scorer's rights to a game just set up) is kept with the answer too,
 sent: a replay flashes the message again and, through the view's ``replayed`` hook, grants
 again what was granted — the retry is usually there because the first answer, cookie and
 all, never arrived.
+
+**Whose key it is.** A key is the client's, not the server's: the same key from another
+client is another request, never a replay of someone else's answer (which may hold a
+scorer token). :func:`client_scope` says who the client is, by a secret only it holds:
+
+- a page's write: the browser's signed session, by the CSRF secret Flask-WTF keeps there.
+  It is random, made when the browser is first shown a form (so before its first write,
+  and a retry whose answer and new cookie were lost still carries it), and every page
+  write must present it anyway;
+- an API write that checks a credential (``authorize``): the ``Authorization`` header it
+  checked (a game's scorer token; a circle's token);
+- an API write without one (setting up a game): nothing but the request itself. Two
+  strangers sending the same bytes can't be told apart, by anyone: a remote address is
+  shared behind every NAT and changes on every hop between Wi-Fi and mobile data (just
+  when retries happen), and re-issuing a secret on a replay would hand a fresh one to
+  whoever sent the key. So here the key *is* the client's secret, as a bearer token is:
+  it must be long enough not to be guessed or claimed in advance (``ANONYMOUS_MIN``
+  characters; a UUID is fine) and is treated like one below.
+
+**Nothing kept in plain text.** The table holds only keyed hashes (HMAC with the app's
+``SECRET_KEY``) of the client's secret (in ``scope``) and of the key, and the answer
+sealed under a key derived from ``SECRET_KEY``, the client's secret and the key. The
+database alone reveals nothing, nor does it with ``SECRET_KEY``: only the client's own
+retry brings back what opens its answer. A replay is the first answer itself, so a
+retried setup makes the retrying phone the scorer of the one game with the same token.
+(Storing the answer without its secret and issuing a new one on a replay would write on
+every replay and leave stale whatever the first answer did show: after a double tap, the
+seat links already on the host page.) A new ``SECRET_KEY`` orphans the kept answers: a
+retry then writes afresh, and the rows go after a day.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import json
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
 from flask import Response, current_app, flash, g, request, session
 from flask.typing import ResponseReturnValue
+from flask_wtf.csrf import generate_csrf
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import BadRequest
 
 from scorekeeper import writers
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _, _l
-from scorekeeper.models import IdempotencyKey
 from scorekeeper.services import idempotency
 from scorekeeper.services.errors import Conflict
 
@@ -49,6 +81,11 @@ KEPT = {"content-type", "location", "etag", "vary", "cache-control"}
 # Form fields that authenticate or label a request rather than say what it does.
 NOT_CONTENT = {"csrf_token", FORM_FIELD}
 _VALID = re.compile(rf"[\x21-\x7e]{{1,{idempotency.KEY_MAX}}}")
+# A key that is its client's only secret: 16 characters of a UUID or token already make
+# it unguessable, while counters and names ("1", "new-game") are refused.
+ANONYMOUS_MIN = 16
+# The client's part of a stored scope: 22 base64 characters, 132 bits of a keyed hash.
+_TAG_CHARS = 22
 # Kept values that are not headers start with a character no header name has.
 PRIVATE = "@"
 _FLASHES = "flashes"
@@ -115,9 +152,83 @@ def _digest(stream: Any) -> str:
     return digest.hexdigest()
 
 
+@dataclass(frozen=True, slots=True)
+class Client:
+    """Who sent a write, for its kept answers: ``secret`` is something only this client
+    holds (never stored; see :func:`client_scope`)."""
+
+    secret: bytes
+
+    @property
+    def tag(self) -> str:
+        """The client as stored: a keyed hash of its secret."""
+        return _mac(b"client", self.secret)[:_TAG_CHARS]
+
+    def slot(self, name: str, key: str) -> Slot:
+        """Where this client's answer under ``key`` is kept, within ``name`` (e.g. the
+        blueprint and the game)."""
+        room = idempotency.KEY_MAX - _TAG_CHARS - 1
+        seal_key = hmac.digest(_secret_key(), _joined(b"answer", self.secret, key), "sha256")
+        return Slot(f"{name[:room]}/{self.tag}", _mac(b"key", key.encode()), seal_key)
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """A kept answer's place: the stored scope and key, and the key that seals it."""
+
+    scope: str
+    key: str
+    seal_key: bytes
+
+
+def client_scope(page: bool, checked: bool, key: str) -> Client:
+    """The client that sent this write (see the module's docstring for why each).
+
+    ``page``: a page's write (a browser with a session); else the API's. ``checked``: the
+    view checked the request's ``Authorization`` before anything else.
+
+    :raises BadRequest: for an API write without a checked credential whose key is too
+        short to be its secret.
+    """
+    if page:
+        generate_csrf()  # made with the first form shown; here for a session without one
+        name = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+        return Client(b"session\0" + str(session[name]).encode())
+    credential = request.headers.get("Authorization", "")
+    if checked and credential.strip():
+        return Client(b"authorization\0" + credential.encode())
+    # No credential, or one nobody checked (anyone may send "Bearer null"): the key alone.
+    if len(key) < ANONYMOUS_MIN:
+        raise BadRequest(
+            _(
+                "On this request the %(header)s alone shows that a retry is yours: send a "
+                "random key of at least %(least)s characters, e.g. a UUID.",
+                header=HEADER,
+                least=ANONYMOUS_MIN,
+            )
+        )
+    return Client(b"key\0" + key.encode())
+
+
+def _secret_key() -> bytes:
+    secret = current_app.secret_key
+    return secret if isinstance(secret, bytes) else str(secret).encode()
+
+
+def _joined(*parts: bytes | str) -> bytes:
+    """The parts, each with its length, so no two lists join to the same bytes."""
+    data = [p.encode() if isinstance(p, str) else p for p in parts]
+    return b"".join(len(p).to_bytes(4, "big") + p for p in data)
+
+
+def _mac(purpose: bytes, value: bytes) -> str:
+    digest = hmac.digest(_secret_key(), _joined(b"idempotency " + purpose, value), "sha256")
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
 def _scope(kwargs: dict[str, Any], scope: str | None) -> str:
     name = scope or kwargs.get("public_id") or kwargs.get("game_id") or "new-game"
-    return f"{request.blueprint}:{name}"[: idempotency.KEY_MAX]
+    return f"{request.blueprint}:{name}"
 
 
 def remember(**values: str) -> None:
@@ -127,11 +238,11 @@ def remember(**values: str) -> None:
     kept.update(values)
 
 
-def _replay(row: IdempotencyKey) -> tuple[Response, dict[str, str]]:
+def _replay(kept: idempotency.Answer) -> tuple[Response, dict[str, str]]:
     """The kept answer, and the values kept with it (see :func:`remember`)."""
-    response = Response(row.body, status=row.status)
+    response = Response(kept.body, status=kept.status)
     private: dict[str, str] = {}
-    for name, value in row.headers.items():
+    for name, value in kept.headers.items():
         if name.startswith(PRIVATE):
             private[name.removeprefix(PRIVATE)] = value
         else:
@@ -162,12 +273,14 @@ def idempotent(
 ) -> Callable[[Callable[..., Any]], Any]:
     """Make a write view idempotent under its ``Idempotency-Key``.
 
-    Keys are unique within a scope, per blueprint: ``scope`` when given (e.g. "players"),
-    else the game of the URL, else "new-game". ``authorize(**view_args)`` raises (403 …) for a
-    client that may not make the write: a kept answer goes only to whoever may make it.
-    ``refuse(message, **view_args)`` answers a key reused for another request (422).
-    ``form``: also read the key from the form field of a page without JavaScript (such a
-    page's flashed messages are kept and flashed again on a replay).
+    Keys are unique per client (:func:`client_scope`) within a scope, per blueprint:
+    ``scope`` when given (e.g. "players"), else the game of the URL, else "new-game".
+    ``authorize(**view_args)`` raises (403 …) for a client that may not make the write: a
+    kept answer goes only to whoever may make it, and an API client is then known by the
+    credential it checked. ``refuse(message, **view_args)`` answers a key reused for
+    another request (422). ``form``: a page's write (the browser is known by its session);
+    also read the key from the form field of a page without JavaScript (such a page's
+    flashed messages are kept and flashed again on a replay). Without it, the API's.
     ``replayed(remembered, **view_args)`` runs on a replay with what the view passed to
     :func:`remember`, to put back in the session what the first answer put there.
     """
@@ -184,15 +297,17 @@ def idempotent(
                 return view(**kwargs)
             if authorize is not None:
                 authorize(**kwargs)
-            scope_, print_ = _scope(kwargs, scope), fingerprint()
+            client = client_scope(page=form, checked=authorize is not None, key=key)
+            slot, print_ = client.slot(_scope(kwargs, scope), key), fingerprint()
 
             def answer_kept() -> ResponseReturnValue | None:
-                row = idempotency.find(scope_, key)
+                row = idempotency.find(slot.scope, slot.key)
                 if row is None:
                     return None
-                if row.fingerprint != print_:
+                kept = idempotency.answer(row, slot.seal_key)
+                if row.fingerprint != print_ or kept is None:
                     return refuse(str(REUSED), **kwargs)
-                response, private = _replay(row)
+                response, private = _replay(kept)
                 for category, message in json.loads(private.pop(_FLASHES, "[]")):
                     flash(message, category)
                 if replayed is not None:
@@ -230,7 +345,13 @@ def idempotent(
             headers = _kept_headers(response)
             headers.update({PRIVATE + name: value for name, value in private.items()})
             idempotency.keep(
-                scope_, key, print_, response.status_code, headers, response.get_data()
+                slot.scope,
+                slot.key,
+                print_,
+                response.status_code,
+                headers,
+                response.get_data(),
+                slot.seal_key,
             )
             try:
                 db.session.commit()

@@ -27,20 +27,45 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from scorekeeper.extensions import Model
 
 NAME_MAX = 40
+CIRCLE_NAME_MAX = 60
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Player(Model):
-    """A person, the same across games. ``key`` is the case-folded name that identifies them."""
+class Circle(Model):
+    """The people who play together: their own players, games, history and statistics.
 
-    __tablename__ = "player"
+    Reached by its circle link, whose secret part is derived from the server's secret key
+    and ``link_generation`` (``services.circles.circle_key``), so nothing secret is stored:
+    a new generation makes the old link worthless. ``passphrase_hash`` (optional) is asked
+    for once per browser on top of the link."""
+
+    __tablename__ = "circle"
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True)
+    name: Mapped[str] = mapped_column(String(CIRCLE_NAME_MAX))
+    link_generation: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    passphrase_hash: Mapped[str | None] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Player(Model):
+    """A person, the same across the games of one circle. ``key`` is the case-folded name
+    that identifies them within their circle. A player of a one-off game (no circle) belongs
+    to that game alone."""
+
+    __tablename__ = "player"
+    __table_args__ = (UniqueConstraint("circle_id", "key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    circle_id: Mapped[int | None] = mapped_column(
+        ForeignKey("circle.id"), index=True
+    )
     name: Mapped[str] = mapped_column(String(NAME_MAX))
-    key: Mapped[str] = mapped_column(String(NAME_MAX), unique=True)
+    key: Mapped[str] = mapped_column(String(NAME_MAX))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -52,6 +77,8 @@ class Game(Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True)
+    # The circle the game belongs to, or None for a one-off game.
+    circle_id: Mapped[int | None] = mapped_column(ForeignKey("circle.id"))
     scorer_token_hash: Mapped[str] = mapped_column(String(64))
     mode: Mapped[str] = mapped_column(String(10), default="pad")
     rules: Mapped[dict[str, object]] = mapped_column(JSON)
@@ -74,7 +101,12 @@ class Game(Model):
     changes: Mapped[list[Change]] = relationship(
         back_populates="game", order_by="Change.id", cascade="all, delete-orphan"
     )
+    circle: Mapped[Circle | None] = relationship()
 
+    __table_args__ = (
+        # A circle's games list, newest first, from the top of an index.
+        Index("ix_game_circle_created", "circle_id", "created_at", "id"),
+    )
     __mapper_args__ = {"version_id_col": version}
 
 
@@ -294,3 +326,20 @@ class PageCache(Model):
     body: Mapped[bytes] = mapped_column(LargeBinary)
     gzip: Mapped[bytes | None] = mapped_column(LargeBinary)
     br: Mapped[bytes | None] = mapped_column(LargeBinary)
+
+
+class FailedAttempt(Model):
+    """A wrong guess at a passphrase (the server's or a circle's), kept for a while so that
+    guesses can be limited per client across every app process (``scorekeeper/ratelimit.py``).
+    ``client`` is a keyed hash of what identifies the client (its address), never the
+    address itself; rows older than the limit's window are swept as new ones come in."""
+
+    __tablename__ = "failed_attempt"
+    __table_args__ = (Index("ix_failed_attempt_kind_client", "kind", "client", "failed_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    client: Mapped[str] = mapped_column(String(64))
+    failed_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, index=True
+    )

@@ -4,6 +4,7 @@ With ``PASSPHRASE`` in ``instance/config.py`` (or ``SCOREKEEPER_PASSPHRASE`` in 
 environment) every page asks for it once per browser (remembered in the signed session);
 the JSON API takes it in an ``X-Passphrase`` header or from the session. ``/healthz``,
 static files and the language switch stay open. Without a passphrase nothing changes.
+Guesses are limited per client (``ratelimit.py``): after too many wrong ones, 429.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
@@ -27,12 +27,14 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
+from scorekeeper import limits, ratelimit
 from scorekeeper.i18n import _
 
 bp = Blueprint("passphrase", __name__)
 SESSION_KEY = "passphrase"
 HEADER = "X-Passphrase"
 OPEN_ENDPOINTS = {"static", "web.healthz", "web.favicon", "web.set_language", "passphrase.ask"}
+LIMIT_KIND = "passphrase"  # the rate limit's name for guesses at the server's passphrase
 
 
 def _configured() -> str:
@@ -60,36 +62,45 @@ def _guard() -> ResponseReturnValue | None:
         return None
     if request.path.startswith("/api/"):
         given = request.headers.get(HEADER)
-        if given is not None and _matches(given):
-            return None
-        response = jsonify(
-            {
-                "error": {
-                    "code": "passphrase_required",
-                    "message": f"This server is private: send its passphrase in {HEADER}.",
-                }
-            }
+        if given is not None:
+            client = ratelimit.client_address()
+            wait = ratelimit.blocked(LIMIT_KIND, client)
+            if wait:
+                return _api_error(429, "too_many_attempts", ratelimit.wait_message(wait), wait)
+            if _matches(given):
+                return None
+            ratelimit.record_failure(LIMIT_KIND, client)
+        return _api_error(
+            401,
+            "passphrase_required",
+            _("This server is private: send its passphrase in %(header)s.", header=HEADER),
         )
-        response.status_code = 401
-        return response
     if request.method in ("GET", "HEAD"):
         return redirect(url_for("passphrase.ask", next=request.full_path.rstrip("?")), 303)
     return _form(401, _("This server is private: enter its passphrase first."))
 
 
+def _api_error(status: int, code: str, message: str, wait: int = 0) -> ResponseReturnValue:
+    response = jsonify({"error": {"code": code, "message": message}})
+    response.status_code = status
+    if wait:
+        response.headers["Retry-After"] = str(wait)
+    return response
+
+
 def _safe_next(target: str | None) -> str:
-    # Only a path on this server: never a redirect elsewhere.
-    if not target or not target.startswith("/") or target.startswith("//"):
-        return url_for("web.home")
-    parts = urlsplit(target)
-    return target if not parts.scheme and not parts.netloc else url_for("web.home")
+    # Only a path on this server that a Location header can carry: never elsewhere.
+    return limits.local_path(target) or url_for("web.home")
 
 
-def _form(status: int, message: str | None = None) -> ResponseReturnValue:
+def _form(status: int, message: str | None = None, wait: int = 0) -> ResponseReturnValue:
     body = render_template(
         "passphrase.html", message=message, next=_safe_next(request.values.get("next"))
     )
-    return make_response(body, status)
+    response = make_response(body, status)
+    if wait:
+        response.headers["Retry-After"] = str(wait)
+    return response
 
 
 @bp.route("/passphrase", methods=["GET", "POST"])
@@ -99,10 +110,15 @@ def ask() -> ResponseReturnValue:
         return redirect(url_for("web.home"), 303)
     if request.method == "GET":
         return _form(200)
+    client = ratelimit.client_address()
+    wait = ratelimit.blocked(LIMIT_KIND, client)
+    if wait:
+        return _form(429, ratelimit.wait_message(wait), wait)
     if _matches(request.form.get("passphrase", "")):
         session[SESSION_KEY] = _proof(_configured())
         session.permanent = True
         return redirect(_safe_next(request.form.get("next")), 303)
+    ratelimit.record_failure(LIMIT_KIND, client)
     return _form(403, _("That is not this server's passphrase."))
 
 
@@ -112,3 +128,9 @@ def init_app(app: Flask) -> None:
         app.config["PASSPHRASE"] = env
     app.register_blueprint(bp)
     app.before_request(_guard)
+
+
+def unlocked_here() -> bool:
+    """Whether this browser gave the server's passphrase (for making circles on a server
+    that keeps that to its people); ``False`` when no passphrase is configured."""
+    return bool(_configured()) and _unlocked()

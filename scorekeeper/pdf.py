@@ -183,3 +183,47 @@ def pad_layout(
             best = (score, layout)
     assert best is not None
     return best[1]
+
+
+# -- the story page: a played game's second page ----------------------------------------------
+# The running-totals chart takes what the heading leaves of the page: its whole width with
+# the bids-against-tricks table under it (portrait), or beside the table (landscape, where
+# under it the chart would be a flat strip). Printed by templates/pad/pad.html with
+# static/css/print.css (.story-page).
+
+STORY_HEAD = 34.0  # "Story of the game", the names and date, "Running totals"
+STORY_TABLE_ROW = 7.5  # a line of the bids-against-tricks table (its caption and head too)
+STORY_TABLE_WIDTH = 85.0  # the table beside the chart
+STORY_GAP = 8.0  # between the chart and the table beside it
+STORY_UNITS = 3.8  # chart units per millimetre: its 13-unit labels print at about 10 pt
+STORY_TALLEST = 1.1  # the chart's height at most this much of its width
+
+
+@dataclass(frozen=True)
+class StoryLayout:
+    """The story page's chart in millimetres, and where the table goes."""
+
+    chart_width: float
+    chart_height: float
+    beside: bool  # the table beside the chart, else under it
+
+    @property
+    def chart_size(self) -> tuple[int, int]:
+        """The chart's drawing size (width, height) in its own units."""
+        return round(self.chart_width * STORY_UNITS), round(self.chart_height * STORY_UNITS)
+
+    @property
+    def table_left(self) -> float:
+        """Where the table beside the chart starts, from the page's left margin."""
+        return round(self.chart_width + STORY_GAP, 2)
+
+
+def story_layout(layout: PadLayout, players: int) -> StoryLayout:
+    """The story page of a pad printed with ``layout``, filling the page."""
+    height = layout.page_height - 2 * layout.margin - STORY_HEAD - 2 * SLACK
+    if layout.landscape:
+        width = layout.content_width - STORY_TABLE_WIDTH - STORY_GAP
+        return StoryLayout(round(width, 2), round(min(height, width * STORY_TALLEST), 2), True)
+    width = layout.content_width
+    height -= (players + 2) * STORY_TABLE_ROW
+    return StoryLayout(round(width, 2), round(min(height, width * STORY_TALLEST), 2), False)

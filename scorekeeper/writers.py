@@ -1,43 +1,190 @@
-"""One writer at a time per app process when the database is SQLite.
+"""One writer at a time when the database is SQLite: writes wait their turn, never fail.
 
 SQLite lets one connection write at a time; the others wait in its busy handler, which
-polls with sleeps growing to 100 ms, so under load an unlucky write could wait seconds
-behind later ones. Writes of one process queue on a lock instead, each going on as soon
-as the one before is done, and SQLite's own waiting is left to the few processes.
+polls with sleeps growing to 100 ms and gives up after ``busy_timeout`` (5 s) with
+"database is locked". So under load an unlucky write could wait seconds behind later
+ones, and a write in one process failed while another process held the database longer.
+Writes take turns on locks instead: the threads of a process on a lock in memory, and the
+processes sharing a database file on an advisory lock of a file beside it (``flock``: the
+kernel hands it to the next waiter as soon as it is free, and frees it when a process
+dies). A write then waits as long as the writes before it take, and SQLite's own waiting
+is left to programs that write without taking a turn. When such a program holds the
+database past the busy timeout, the write is refused with 503 and ``Retry-After``
+(:class:`Busy`): nothing was stored, and the client can simply send it again.
+
+Work that takes long but writes nothing (checking an imported file) steps aside
+(:func:`aside`), so that other writes go on meanwhile.
+
 PostgreSQL locks rows, not the database: there writes run side by side as before.
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from scorekeeper.extensions import db
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import ServiceUnavailable
 
-_lock = threading.RLock()  # re-entrant: a write may call another that takes a turn
+from scorekeeper.extensions import db
+from scorekeeper.i18n import _
+
+RETRY_AFTER = 2  # seconds: a write that met a locked database tries again after this
+
+
+class Busy(ServiceUnavailable):
+    """The database was held by another program past the busy timeout: nothing was
+    stored; try again shortly (503 with ``Retry-After``)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            _(
+                "The server is busy storing another change. Nothing was stored: "
+                "try again in a moment."
+            ),
+            retry_after=RETRY_AFTER,
+        )
+
+
+class _Turn:
+    """A re-entrant lock for the threads of this process, joined (for a database file) by
+    an exclusive ``flock`` shared with every other process using the same file."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._owner: int | None = None
+        self._depth = 0
+        self._held_file: int | None = None  # the file lock this turn holds, if any
+        self._files: dict[tuple[int, str], int] = {}  # (pid, path) -> open descriptor
+        self._files_lock = threading.Lock()
+
+    def mine(self) -> bool:
+        return self._owner == threading.get_ident()
+
+    def acquire(self, blocking: bool = True) -> bool:
+        if self.mine():
+            self._depth += 1
+            return True
+        if not self._lock.acquire(blocking):
+            return False
+        try:
+            fd = _lock_file(self)
+            if fd is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX if blocking else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # another process writes: only when not blocking
+            self._lock.release()
+            return False
+        except BaseException:
+            self._lock.release()
+            raise
+        self._held_file = fd
+        self._owner, self._depth = threading.get_ident(), 1
+        return True
+
+    def release(self) -> None:
+        self._depth -= 1
+        if self._depth:
+            return
+        self._owner = None
+        fd, self._held_file = self._held_file, None
+        try:
+            if fd is not None:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            self._lock.release()
+
+    def release_all(self) -> int:
+        """Give the turn up however often this thread took it; returns that count."""
+        depth, self._depth = self._depth, 1
+        self.release()
+        return depth
+
+    def take_again(self, depth: int) -> None:
+        self.acquire()
+        self._depth = depth
+
+    def descriptor(self, path: str) -> int | None:
+        """This process's open descriptor of the lock file ``path`` (a forked child opens
+        its own: a descriptor inherited from the parent would share the parent's lock)."""
+        key = (os.getpid(), path)
+        with self._files_lock:
+            fd = self._files.get(key)
+            if fd is None:
+                try:
+                    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+                except OSError:
+                    return None  # a read-only folder: the process's own lock still holds
+                self._files[key] = fd
+            return fd
+
+
+_turn = _Turn()
+
+
+def _lock_file(turn: _Turn) -> int | None:
+    """The descriptor of the lock file beside the SQLite database, or ``None`` for a
+    database in memory."""
+    database = db.engine.url.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return turn.descriptor(os.path.abspath(database) + "-turn")
+
+
+def _sqlite() -> bool:
+    return db.engine.dialect.name == "sqlite"
+
+
+def _locked(exc: OperationalError) -> bool:
+    return "database is locked" in str(exc.orig) or "database table is locked" in str(exc.orig)
 
 
 @contextmanager
 def turn() -> Iterator[None]:
-    """Hold this process's write turn (SQLite), or nothing (any other database)."""
-    if db.engine.dialect.name != "sqlite":
+    """Hold the write turn (SQLite), or nothing (any other database); a write that still
+    meets a locked database raises :class:`Busy` (503) rather than a server error."""
+    if not _sqlite():
         yield
         return
-    with _lock:
+    _turn.acquire()
+    try:
         yield
+    except OperationalError as exc:
+        if _locked(exc):
+            db.session.rollback()
+            raise Busy() from exc
+        raise
+    finally:
+        _turn.release()
 
 
 @contextmanager
 def turn_if_free() -> Iterator[bool]:
-    """This process's write turn if nobody holds it (True), else go on without (False):
-    for writes that may as well be skipped, such as keeping a rendered page."""
-    if db.engine.dialect.name != "sqlite":
+    """The write turn if nobody holds it (True), else go on without (False): for writes
+    that may as well be skipped, such as keeping a rendered page."""
+    if not _sqlite():
         yield True
         return
-    free = _lock.acquire(blocking=False)
+    free = _turn.acquire(blocking=False)
     try:
         yield free
     finally:
         if free:
-            _lock.release()
+            _turn.release()
+
+
+@contextmanager
+def aside() -> Iterator[None]:
+    """Give the write turn up while the block runs, if this thread holds it: for long work
+    that writes nothing, so that the other writes go on meanwhile (SQLite). The block must
+    not write, and nothing written before it may be uncommitted."""
+    if not _sqlite() or not _turn.mine():
+        yield
+        return
+    depth = _turn.release_all()
+    try:
+        yield
+    finally:
+        _turn.take_again(depth)

@@ -11,6 +11,7 @@ from flask import Response, g, jsonify, request
 from werkzeug.exceptions import HTTPException, default_exceptions
 from werkzeug.routing import RequestRedirect
 
+from scorekeeper import limits
 from scorekeeper.api import bp
 from scorekeeper.api.payloads import etag, game_json
 from scorekeeper.extensions import db
@@ -63,6 +64,11 @@ def http_error(exc: HTTPException) -> Response:
         message = _("Something went wrong on the server; nothing was changed.")
     elif status == 404 and not _described(exc):
         message = _("There is nothing at this address.")
+    elif status == 413:
+        message = _(
+            "The request body is larger than %(limit)s, the most this server takes.",
+            limit=limits.body_limit_text(),
+        )
     elif status == 405:
         allowed = ", ".join(getattr(exc, "valid_methods", None) or [])
         message = _(
@@ -122,6 +128,7 @@ def rejected(exc: Rejected) -> Response:
 
 @bp.after_request
 def no_store(response: Response) -> Response:
-    """Answers carry live scores (and once, the scorer token): never cache them."""
-    response.headers.setdefault("Cache-Control", "no-store")
+    """Answers carry live scores (and once, the scorer token): no cache, shared or
+    private, may keep them."""
+    response.headers.setdefault("Cache-Control", "private, no-store")
     return response

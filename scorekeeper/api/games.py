@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from math import ceil
 from typing import Any
 
 from flask import Response, g, jsonify, request, url_for
@@ -10,15 +9,14 @@ from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Forbidden, Unauthorized
 
 from scorekeeper.api import bp
+from scorekeeper.api.circles import token_circle
 from scorekeeper.api.errors import error_response
 from scorekeeper.api.payloads import (
     etag,
     expected_version,
     game_json,
     game_links,
-    game_summary_json,
     json_body,
-    page_args,
     trump_text,
 )
 from scorekeeper.i18n import _
@@ -105,10 +103,17 @@ def _game_response(
 @bp.post("/games", **ROUTE)
 @new_game_write
 def create_game() -> Response:
-    """Set up a game; the answer carries the scorer token, shown only this once."""
+    """Set up a game, in the circle of the circle token if one is sent; the answer carries
+    the scorer token, shown only this once."""
+    circle = token_circle(required=False)
     data = json_body(NEW_GAME, required=("players",))
     rules = game_service.parse_rules(data.get("rules", {}))
-    game, token = game_service.create_game(data["players"], data.get("first_dealer", 0), rules)
+    game, token = game_service.create_game(
+        data["players"],
+        data.get("first_dealer", 0),
+        rules,
+        circle_id=None if circle is None else circle.id,
+    )
     g.game_id = game.public_id
     return _game_response(
         game,
@@ -116,34 +121,6 @@ def create_game() -> Response:
         url_for("api.get_game", game_id=game.public_id),
         scorer_token=token,
         links=game_links(game, token),
-    )
-
-
-@bp.get("/games", **ROUTE)
-def list_games() -> Response:
-    """Games, newest first, one page at a time."""
-    page, per_page = page_args()
-    games, total = game_service.list_games(page, per_page)
-    pages = max(1, ceil(total / per_page))
-
-    def link(number: int) -> str:
-        return url_for("api.list_games", page=number, per_page=per_page)
-
-    return jsonify(
-        {
-            "games": [game_summary_json(game) for game in games],
-            "page": page,
-            "per_page": per_page,
-            "total": total,
-            "pages": pages,
-            "links": {
-                "self": link(page),
-                "first": link(1),
-                "last": link(pages),
-                "next": link(page + 1) if page < pages else None,
-                "prev": link(min(page - 1, pages)) if page > 1 else None,
-            },
-        }
     )
 
 

@@ -23,6 +23,7 @@ from scorekeeper.engine import (
     TieBreak,
 )
 from scorekeeper.models import NAME_MAX
+from scorekeeper.services.circle_api import MAX_ID, RECORDS
 
 Schema = dict[str, Any]
 
@@ -282,6 +283,7 @@ def _schemas() -> Schema:
     )
     page_link = {"type": ["string", "null"]}
     return {
+        **_circle_schemas(),
         "Error": _closed({"error": error_body}),
         "ConflictError": _closed(
             {"error": error_body, "game": _ref("Game")},
@@ -352,6 +354,164 @@ def _schemas() -> Schema:
     }
 
 
+COUNT = {"type": "integer", "minimum": 0}
+RATE = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
+AVERAGE = {"type": ["number", "null"]}
+PLAYER_ID = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
+
+
+def _circle_schemas() -> Schema:
+    """What the circle token opens: the circle, its players, their statistics, records."""
+    game_line = _nullable(
+        _closed(
+            {
+                "id": {"type": "string", "description": "The game's id."},
+                "created_at": {"type": "string", "format": "date-time"},
+                "total": {"type": "integer", "description": "The player's final score."},
+                "links": _closed({"self": {"type": "string", "description": "The game."}}),
+            }
+        )
+    )
+    record = _closed(
+        {
+            "player_id": PLAYER_ID,
+            "name": {"type": "string"},
+            "game_id": {"type": "string"},
+            "created_at": {"type": "string", "format": "date-time"},
+            "value": {"type": "integer"},
+            "links": _closed({"player": {"type": "string"}, "game": {"type": "string"}}),
+        },
+        description="One of the best seats of the circle's finished games.",
+    )
+    records = {"type": "array", "items": _ref("Record"), "maxItems": RECORDS}
+    return {
+        "Circle": _closed(
+            {
+                "id": {
+                    "type": "string",
+                    "description": "The circle's id (the part of its token before the dot).",
+                },
+                "name": {"type": "string"},
+                "games": {**COUNT, "description": "Games in the circle."},
+                "players": {**COUNT, "description": "Players in the circle."},
+                "created_at": {"type": "string", "format": "date-time"},
+                "links": _closed(
+                    {
+                        "self": {"type": "string"},
+                        "games": {"type": "string", "description": "The circle's games."},
+                        "players": {"type": "string", "description": "Its players."},
+                        "records": {"type": "string", "description": "Its records."},
+                    }
+                ),
+            },
+            description="The circle of the token.",
+        ),
+        "PlayerLine": _closed(
+            {
+                "id": PLAYER_ID,
+                "name": {"type": "string"},
+                "games": {**COUNT, "description": "Games played in the circle."},
+                "wins": {**COUNT, "description": "Finished games won (shared wins count)."},
+                "exact_rate": {
+                    **RATE,
+                    "description": "Share of the rounds with a bid where the bid was exact; "
+                    "null before the first.",
+                },
+                "links": _closed({"self": {"type": "string"}}),
+            }
+        ),
+        "PlayerList": _closed(
+            {
+                "players": {
+                    "type": "array",
+                    "items": _ref("PlayerLine"),
+                    "description": "Every player of the circle, by name.",
+                }
+            }
+        ),
+        "PlayerStats": _closed(
+            {
+                "id": PLAYER_ID,
+                "name": {"type": "string"},
+                "games": {**COUNT, "description": "Games played, finished or not."},
+                "finished": {**COUNT, "description": "Finished games."},
+                "wins": {**COUNT, "description": "Finished games won (shared wins count)."},
+                "win_rate": {**RATE, "description": "wins / finished; null before the first."},
+                "average_final": {
+                    **AVERAGE,
+                    "description": "Average final score of the finished games.",
+                },
+                "rounds": {**COUNT, "description": "Rounds played (with their tricks)."},
+                "points": {"type": "integer", "description": "All the rounds' scores added."},
+                "average_round_score": {**AVERAGE, "description": "points / rounds."},
+                "bid_rounds": {**COUNT, "description": "Rounds in which the player bid."},
+                "exact": {**COUNT, "description": "Rounds with the bid exactly made."},
+                "exact_rate": {**RATE, "description": "exact / bid_rounds."},
+                "overs": {**COUNT, "description": "Rounds with more tricks than bid."},
+                "unders": {**COUNT, "description": "Rounds with fewer tricks than bid."},
+                "best_streak": {**COUNT, "description": "Most exact bids in a row in a game."},
+                "best_game": {
+                    **game_line,
+                    "description": "The finished game with the player's highest final "
+                    "score; null before the first.",
+                },
+                "worst_game": {**game_line, "description": "The one with the lowest."},
+                "by_cards": {
+                    "type": "array",
+                    "description": "Rounds and exact bids by the number of cards in hand.",
+                    "items": _closed(
+                        {
+                            "cards": {"type": "integer", "minimum": 1},
+                            "rounds": {"type": "integer", "minimum": 1},
+                            "exact": COUNT,
+                            "exact_rate": {"type": "number", "minimum": 0, "maximum": 1},
+                        }
+                    ),
+                },
+                "head_to_head": {
+                    "type": "array",
+                    "description": "The others at the player's finished games: how often "
+                    "the player finished ahead of, behind, or level with each; most "
+                    "games together first.",
+                    "items": _closed(
+                        {
+                            "id": PLAYER_ID,
+                            "name": {"type": "string"},
+                            "games": {"type": "integer", "minimum": 1},
+                            "ahead": COUNT,
+                            "behind": COUNT,
+                            "level": COUNT,
+                            "links": _closed({"self": {"type": "string"}}),
+                        }
+                    ),
+                },
+                "links": _closed({"self": {"type": "string"}, "players": {"type": "string"}}),
+            },
+            description="A player's statistics over the circle's games.",
+        ),
+        "Record": record,
+        "Records": _closed(
+            {
+                "highest_final": {
+                    **records,
+                    "description": "Highest final scores; `value` is the score.",
+                },
+                "most_exact": {
+                    **records,
+                    "description": "Most exact bids in one game; `value` is their number.",
+                },
+                "biggest_comeback": {
+                    **records,
+                    "description": "Winners who were furthest behind the leader during the "
+                    "game; `value` is that deficit.",
+                },
+            },
+            description="The best of the circle's finished games, best first (of equal "
+            "values the later game first).",
+        ),
+    }
+
+
 def _error(description: str) -> Schema:
     return {"description": description, "content": {JSON: {"schema": _ref("Error")}}}
 
@@ -377,6 +537,23 @@ def _body(schema: str) -> Schema:
 _P = "#/components/parameters/"
 _R = "#/components/responses/"
 _SCORER: list[dict[str, list[str]]] = [{"scorerToken": []}]
+_CIRCLE: list[dict[str, list[str]]] = [{"circleToken": []}]
+
+
+def _circle_read(
+    operation_id: str, summary: str, schema: str, description: str, **more: Schema
+) -> Schema:
+    """A read of the token's circle; ``more`` adds responses."""
+    return {
+        "operationId": operation_id,
+        "summary": summary,
+        "security": _CIRCLE,
+        "responses": {
+            "200": {"description": description, "content": {JSON: {"schema": _ref(schema)}}},
+            "401": {"$ref": _R + "CircleUnauthorized"},
+            **more,
+        },
+    }
 
 
 def _writes(responses: Schema) -> Schema:
@@ -416,7 +593,13 @@ def document() -> Schema:
                 "a method it does not take (OPTIONS included); 500 if the server fails. "
                 "After any error the stored game is unchanged.\n\n"
                 "Bids: hidden bids (V3) are null until every bid of the round is in; "
-                "secret bids (V4) are null until the round's tricks are recorded."
+                "secret bids (V4) are null until the round's tricks are recorded.\n\n"
+                "Circles: a circle is a group's own games and players. Its games, players, "
+                "statistics and records are listed only for its circle token "
+                "(`circleToken`); a game set up with that token belongs to the circle. "
+                "A game itself is read by its id and changed with its scorer token, as "
+                "before, whatever its circle. Nothing lists games or players without a "
+                "circle token."
             ),
         },
         "paths": {
@@ -424,6 +607,11 @@ def document() -> Schema:
                 "post": {
                     "operationId": "createGame",
                     "summary": "Set up a game",
+                    "description": "With a circle token the game belongs to that circle "
+                    "(its players are the circle's players of those names); without one it "
+                    "is a one-off game, in no circle and in no list. An `Authorization` "
+                    "header that is not a valid circle token is answered 401.",
+                    "security": [{}, *_CIRCLE],
                     "parameters": [{"$ref": _P + "Idempotency-Key"}],
                     "requestBody": _body("NewGame"),
                     "responses": {
@@ -431,13 +619,17 @@ def document() -> Schema:
                             "The game, with its scorer token.", "CreatedGame", location=True
                         ),
                         "400": {"$ref": _R + "BadRequest"},
+                        "401": {"$ref": _R + "CircleUnauthorized"},
                         "415": {"$ref": _R + "UnsupportedMediaType"},
                         "422": {"$ref": _R + "Rejected"},
                     },
                 },
                 "get": {
                     "operationId": "listGames",
-                    "summary": "List games, newest first",
+                    "summary": "List the circle's games, newest first",
+                    "description": "The games of the token's circle only. The token is "
+                    "checked before the query parameters.",
+                    "security": _CIRCLE,
                     "parameters": [{"$ref": _P + "page"}, {"$ref": _P + "per_page"}],
                     "responses": {
                         "200": {
@@ -445,8 +637,44 @@ def document() -> Schema:
                             "content": {JSON: {"schema": _ref("GamePage")}},
                         },
                         "400": {"$ref": _R + "BadRequest"},
+                        "401": {"$ref": _R + "CircleUnauthorized"},
                     },
                 },
+            },
+            "/api/v1/circle": {
+                "get": _circle_read(
+                    "getCircle", "The token's circle", "Circle", "The circle, with links."
+                ),
+            },
+            "/api/v1/circle/players": {
+                "get": _circle_read(
+                    "listPlayers",
+                    "The circle's players",
+                    "PlayerList",
+                    "Every player of the circle with games, wins and exact-bid rate.",
+                ),
+            },
+            "/api/v1/circle/players/{player_id}": {
+                "parameters": [{"$ref": _P + "player_id"}],
+                "get": {
+                    **_circle_read(
+                        "getPlayer",
+                        "A player's statistics",
+                        "PlayerStats",
+                        "The player's statistics over the circle's games.",
+                        **{"404": {"$ref": _R + "NoSuchPlayer"}},
+                    ),
+                    "description": "404 for an id that is not one of the token's circle's "
+                    "players, whether or not it is someone else's.",
+                },
+            },
+            "/api/v1/circle/records": {
+                "get": _circle_read(
+                    "getRecords",
+                    "The circle's records",
+                    "Records",
+                    f"Up to {RECORDS} of each record.",
+                ),
             },
             "/api/v1/games/{game_id}": {
                 "parameters": [{"$ref": _P + "game_id"}],
@@ -543,6 +771,13 @@ def document() -> Schema:
                     "required": True,
                     "schema": {"type": "string"},
                 },
+                "player_id": {
+                    "name": "player_id",
+                    "in": "path",
+                    "required": True,
+                    "description": "A player's `id`, from the circle's list of players.",
+                    "schema": PLAYER_ID,
+                },
                 "number": {
                     "name": "number",
                     "in": "path",
@@ -607,6 +842,15 @@ def document() -> Schema:
                     **_error("No scorer token: send Authorization: Bearer <scorer_token>."),
                     "headers": {"WWW-Authenticate": {"schema": {"type": "string"}}},
                 },
+                "CircleUnauthorized": {
+                    **_error(
+                        "No circle token, or one that is not a circle's current token (the "
+                        "same answer whether or not a circle of that id exists; its "
+                        '`WWW-Authenticate` says `error="invalid_token"`).'
+                    ),
+                    "headers": {"WWW-Authenticate": {"schema": {"type": "string"}}},
+                },
+                "NoSuchPlayer": _error("No player of this circle has this id."),
                 "Forbidden": _error("The token is not this game's scorer token."),
                 "NotFound": _error("No game (or no recorded round) at this address."),
                 "Conflict": {
@@ -623,6 +867,14 @@ def document() -> Schema:
                     "scheme": "bearer",
                     "description": "The `scorer_token` returned when the game was set up. "
                     "401 without it, 403 with another game's or a wrong one.",
+                },
+                "circleToken": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "A circle's token, `<circle id>.<key>`, shown on the "
+                    "circle's page: it opens the circle's games, players and records. "
+                    "401 without it and with any token that is not a circle's current one "
+                    "(a new circle link makes the old token worthless).",
                 },
             },
         },

@@ -17,12 +17,14 @@ from typing import Any
 from flask import request, url_for
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 
+from scorekeeper import limits
 from scorekeeper.engine import Suit, TrumpCall
 from scorekeeper.i18n import _, _l, _n
-from scorekeeper.models import Game
+from scorekeeper.models import Circle, Game
 from scorekeeper.services import games as game_service
 from scorekeeper.services.errors import Conflict, Rejected
 from scorekeeper.services.padview import HIDDEN_BID, Row, pad_view
+from scorekeeper.services.stats import GameLine, PlayerLine, PlayerStats, Record, Records
 
 COLOURS = [suit.colour for suit in Suit]
 TRUMPS = [*COLOURS, "none"]
@@ -143,6 +145,118 @@ def game_summary_json(game: Game) -> dict[str, Any]:
     }
 
 
+# -- circles -------------------------------------------------------------------------------
+
+
+def circle_json(circle: Circle, games: int, players: int) -> dict[str, Any]:
+    """The circle of the request's token, as ``GET /api/v1/circle`` shows it."""
+    return {
+        "id": circle.public_id,
+        "name": circle.name,
+        "games": games,
+        "players": players,
+        "created_at": _timestamp(circle.created_at),
+        "links": {
+            "self": url_for("api.get_circle"),
+            "games": url_for("api.list_games"),
+            "players": url_for("api.list_players"),
+            "records": url_for("api.get_records"),
+        },
+    }
+
+
+def _player_link(player_id: int) -> str:
+    return url_for("api.get_player", player_id=player_id)
+
+
+def player_line_json(line: PlayerLine) -> dict[str, Any]:
+    """A player's line in the circle's list of players."""
+    return {
+        "id": line.id,
+        "name": line.name,
+        "games": line.games,
+        "wins": line.wins,
+        "exact_rate": line.exact_rate,
+        "links": {"self": _player_link(line.id)},
+    }
+
+
+def _game_line_json(line: GameLine | None) -> dict[str, Any] | None:
+    if line is None:
+        return None
+    return {
+        "id": line.public_id,
+        "created_at": _timestamp(line.created_at),
+        "total": line.total,
+        "links": {"self": url_for("api.get_game", game_id=line.public_id)},
+    }
+
+
+def player_stats_json(stats: PlayerStats) -> dict[str, Any]:
+    """A player's statistics over the circle's games, as the player page shows them."""
+    player = stats.player
+    return {
+        "id": player.id,
+        "name": player.name,
+        "games": stats.games,
+        "finished": stats.finished,
+        "wins": stats.wins,
+        "win_rate": stats.win_rate,
+        "average_final": stats.avg_final,
+        "rounds": stats.rounds,
+        "points": stats.points,
+        "average_round_score": stats.avg_round_score,
+        "bid_rounds": stats.bid_rounds,
+        "exact": stats.exact,
+        "exact_rate": stats.exact_rate,
+        "overs": stats.overs,
+        "unders": stats.unders,
+        "best_streak": stats.best_streak,
+        "best_game": _game_line_json(stats.best_game),
+        "worst_game": _game_line_json(stats.worst_game),
+        "by_cards": [
+            {"cards": c.cards, "rounds": c.rounds, "exact": c.exact, "exact_rate": c.rate}
+            for c in stats.by_cards
+        ],
+        "head_to_head": [
+            {
+                "id": h.player_id,
+                "name": h.name,
+                "games": h.games,
+                "ahead": h.ahead,
+                "behind": h.behind,
+                "level": h.level,
+                "links": {"self": _player_link(h.player_id)},
+            }
+            for h in stats.head_to_head
+        ],
+        "links": {"self": _player_link(player.id), "players": url_for("api.list_players")},
+    }
+
+
+def _record_json(record: Record) -> dict[str, Any]:
+    return {
+        "player_id": record.player_id,
+        "name": record.name,
+        "game_id": record.public_id,
+        "created_at": _timestamp(record.created_at),
+        "value": record.value,
+        "links": {
+            "player": _player_link(record.player_id),
+            "game": url_for("api.get_game", game_id=record.public_id),
+        },
+    }
+
+
+def records_json(records: Records) -> dict[str, Any]:
+    """The circle's records, best first."""
+    return {
+        "highest_final": [_record_json(r) for r in records.highest_final],
+        "most_exact": [_record_json(r) for r in records.most_exact],
+        "biggest_comeback": [_record_json(r) for r in records.biggest_comeback],
+    }
+
+
 # -- in -------------------------------------------------------------------------------------
 
 
@@ -167,8 +281,11 @@ def json_body(allowed: Mapping[str, str], required: tuple[str, ...] = ()) -> dic
     """
     if not request.is_json:
         raise UnsupportedMediaType(_("Send the body as JSON, with Content-Type: application/json."))
+    body = request.get_data()
     try:
-        data = json.loads(request.get_data(), parse_constant=_reject_constant, parse_float=_number)
+        # Bounded nesting before parsing (see limits.py; 413 above the size limit).
+        limits.check_json_depth(body)
+        data = json.loads(body, parse_constant=_reject_constant, parse_float=_number)
     except ValueError as exc:
         raise BadRequest(_("The body is not valid JSON: %(error)s.", error=str(exc))) from None
     if not isinstance(data, dict):

@@ -57,16 +57,17 @@ def allowed_bids(
 ) -> list[int]:
     """The bids ``seat`` may make, given the bids already made (seat → bid).
 
-    Only the last bidder is held by the dealer rule, and only once every other bid is
-    known. A dealer under Wizard Saboteur has no bid: the answer is empty.
+    The dealer rule holds the bid that completes the round, once every other bid is
+    known: the last bidder's (V1, V2), or on a score pad, a bid taken back and made again
+    after the others. A dealer under Wizard Saboteur has no bid: the answer is empty.
     """
     players = len(totals_before)
     order = bidders(rules, dealer, players)
     if seat not in order:
         return []
     allowed = list(range(0, max_bid(rules, cards) + 1))
-    if seat == order[-1] and dealer_rule_applies(rules, round_number, dealer, totals_before):
-        others = [bids.get(s) for s in order[:-1]]
+    if dealer_rule_applies(rules, round_number, dealer, totals_before):
+        others = [bids.get(s) for s in order if s != seat]
         if all(b is not None for b in others):
             forbidden = cards - sum(b for b in others if b is not None)
             allowed = [b for b in allowed if b != forbidden]

@@ -9,6 +9,7 @@ stretch of the line rather than pygal's colour square.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from xml.etree.ElementTree import Element, tostring
 
@@ -16,7 +17,7 @@ import pygal
 from markupsafe import Markup
 from pygal.style import Style
 
-from scorekeeper.i18n import _
+from scorekeeper.i18n import _, number
 from scorekeeper.services.padview import PadView
 
 _STYLE = Style(
@@ -112,15 +113,61 @@ def _static(root: Element, label: str) -> Element:
     return root
 
 
-def running_totals(points: list[list[int]], names: list[str], title: str = "") -> str:
-    """SVG of each player's running total; ``points[seat]`` starts at round 0 (0 points)."""
+# A phone-sized drawing: on a 360-px screen the text stays near its font size.
+PHONE_SIZE = (420, 320)
+# Round steps for the totals axis (times a power of ten); scores move in tens.
+_STEPS = (1, 2, 2.5, 5)
+# What the drawing spends besides the plot: the axis titles and labels, the legend's rows.
+_AROUND_PLOT = 100
+_LEGEND_ROW = 26
+# Labels of the totals axis at least this many font sizes apart, so they never pile up.
+_LABEL_GAP = 3
+
+
+def totals_axis(lowest: int, highest: int, most: int) -> list[int]:
+    """The labels of the totals axis: a round step (10, 20, 25, 50, 100, …) that needs at
+    most ``most`` labels, from 0 or a multiple of it below the lowest total to one at or
+    above the highest. The axis always reaches every total (the plot takes in the lines
+    too): a total a little below 0 (−20 with a step of 100) gets no label of its own."""
+    low, high = min(lowest, 0), max(highest, 0)
+    for power in range(1, 12):
+        for factor in _STEPS:
+            step = round(factor * 10**power)
+            bottom = math.floor(low / step) * step if low < -step / 4 else 0
+            top = max(math.ceil(high / step) * step, bottom + step)
+            if (top - bottom) // step + 1 <= max(most, 2):
+                return list(range(bottom, top + 1, step))
+    raise ValueError(f"No scale fits totals from {lowest} to {highest}.")
+
+
+def running_totals(
+    points: list[list[int]],
+    names: list[str],
+    title: str = "",
+    size: tuple[int, int] = PHONE_SIZE,
+) -> str:
+    """SVG of each player's running total; ``points[seat]`` starts at round 0 (0 points).
+
+    ``size`` is the drawing's width and height in its own units, in which the fonts are
+    sized: a larger drawing shown at the same width has smaller text.
+    """
+    width, height = size
+    values = [v for series in points for v in series] or [0]
+    legend_rows = math.ceil(len(names) / max(1, round(math.sqrt(len(names))))) if names else 0
+    plot = height - _AROUND_PLOT - legend_rows * _LEGEND_ROW - (30 if title else 0)
+    axis = totals_axis(
+        min(values), max(values), int(plot / (_LABEL_GAP * _STYLE.label_font_size)) + 1
+    )
     chart = pygal.Line(
         js=[],
         disable_xml_declaration=True,
         style=_STYLE,
-        # A phone-sized drawing: on a 360-px screen the text stays near its font size.
-        width=420,
-        height=320,
+        width=width,
+        height=height,
+        # The axis goes from a round number below the lowest total to one above the
+        # highest; labels in the reader's format, negatives with a real minus sign.
+        y_labels=[{"value": v, "label": number(v)} for v in axis],
+        value_formatter=number,
         show_dots=len(points[0]) <= 21 if points else True,
         dots_size=3.5,
         legend_at_bottom=True,
@@ -168,8 +215,9 @@ class GameChart:
     rounds: int
 
 
-def game_chart(view: PadView) -> GameChart:
-    """The running-totals chart and the bids-against-tricks lines of a pad."""
+def game_chart(view: PadView, size: tuple[int, int] = PHONE_SIZE) -> GameChart:
+    """The running-totals chart (drawn at ``size``, see :func:`running_totals`) and the
+    bids-against-tricks lines of a pad."""
     complete = [r for r in view.rows if r.complete]
     n = len(view.names)
     points = [[0] + [r.cells[s].total or 0 for r in complete] for s in range(n)]
@@ -186,4 +234,5 @@ def game_chart(view: PadView) -> GameChart:
             exact += int(cell.bid) == cell.tricks
         bids.append(BidsLine(name, rounds, bid, tricks, exact))
     # pygal escapes the names it writes; the SVG is our own server-made markup.
-    return GameChart(Markup(running_totals(points, view.names)), bids, len(complete))
+    svg = running_totals(points, view.names, size=size)
+    return GameChart(Markup(svg), bids, len(complete))

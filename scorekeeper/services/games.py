@@ -47,7 +47,11 @@ def parse_rules(data: object) -> RuleSet:
 
 
 def create_game(
-    names: Sequence[object], first_dealer: object, rules: RuleSet, mode: str = "pad"
+    names: Sequence[object],
+    first_dealer: object,
+    rules: RuleSet,
+    mode: str = "pad",
+    circle_id: int | None = None,
 ) -> tuple[Game, str]:
     """Create a game; returns it with the scorer token (shown once, stored only hashed).
 
@@ -79,11 +83,12 @@ def create_game(
         public_id=secrets.token_urlsafe(16),
         scorer_token_hash=_hash(token),
         mode=mode,
+        circle_id=circle_id,
         rules=rules.to_dict(),
         player_count=len(clean),
         first_dealer=first_dealer,
     )
-    for seat, player in enumerate(player_service.get_or_create(clean)):
+    for seat, player in enumerate(player_service.get_or_create(clean, circle_id)):
         game.seats.append(Seat(seat=seat, player=player))
     game.changes.append(
         Change(
@@ -109,9 +114,29 @@ def get_game(public_id: str) -> Game:
     return game
 
 
+def new_scorer_token(game: Game) -> str:
+    """A new scorer link for the game (the old one stops working), for a member of its
+    circle taking over the scoring; logged in the change log."""
+    token = secrets.token_urlsafe(24)
+    game.scorer_token_hash = _hash(token)
+    game.changes.append(
+        Change(action="scorer", summary="Scoring taken over by a member of the circle", data={})
+    )
+    idempotency.commit()
+    return token
+
+
 def token_matches(game: Game, token: str | None) -> bool:
     """Whether ``token`` is this game's scorer secret (compared in constant time)."""
     return bool(token) and hmac.compare_digest(game.scorer_token_hash, _hash(token or ""))
+
+
+def circle_of(public_id: str) -> int | None:
+    """The id of the game's circle (``None`` for a one-off game or no such game)."""
+    circle_id: int | None = db.session.scalar(
+        select(Game.circle_id).where(Game.public_id == public_id)
+    )
+    return circle_id
 
 
 def version_of(public_id: str) -> int | None:
@@ -121,13 +146,14 @@ def version_of(public_id: str) -> int | None:
     return version
 
 
-def list_games(page: int = 1, per_page: int = 20) -> tuple[list[Game], int]:
-    """Games newest first, one page, with the total count."""
+def list_games(circle_id: int, page: int = 1, per_page: int = 20) -> tuple[list[Game], int]:
+    """A circle's games newest first, one page, with the total count."""
     page = max(1, page)
-    total = db.session.scalar(select(func.count(Game.id))) or 0
+    total = db.session.scalar(select(func.count(Game.id)).where(Game.circle_id == circle_id)) or 0
     games = list(
         db.session.scalars(
             select(Game)
+            .where(Game.circle_id == circle_id)
             .options(selectinload(Game.seats), selectinload(Game.rounds))
             .order_by(Game.created_at.desc(), Game.id.desc())
             .limit(per_page)
@@ -537,9 +563,12 @@ def _open_draft(game: Game) -> Draft:
 
 
 def set_bid(game: Game, seat: int, bid: int | None, version: int | None = None) -> None:
-    """Enter (or change, or with ``None`` clear) one player's bid in the open round.
+    """Enter (or change, or with ``None`` take back) one player's bid in the open round.
 
-    Bids go in bidding order: a player may bid once everyone before them has.
+    Bids go in bidding order: a player may bid once everyone before them has. Taking a
+    bid back takes back that bid alone (the others stay, maybe collected in secret: V3,
+    V4); made again after the others, it completes the round and the dealer rule holds it
+    (V1, V2).
 
     :raises Rejected: out of order, after the tricks have started, or a forbidden bid.
     """
@@ -562,14 +591,15 @@ def set_bid(game: Game, seat: int, bid: int | None, version: int | None = None) 
         )
     bids = list(draft.bids)
     if bid is None:
-        # Clearing a bid clears the later ones too: they were made after it.
-        for s in order[order.index(seat) :]:
-            bids[s] = None
+        bids[seat] = None
     else:
         before = order[: order.index(seat)]
         waiting = [s for s in before if bids[s] is None]
         if waiting:
             raise Rejected(_("%(name)s bids first.", name=names[waiting[0]]), "not_your_turn")
+        # Checked as this player's bid, with every other bid made so far: one made again
+        # after the dealer's is refused as its own, not as the dealer's.
+        _check_bid(game, draft, seat, bid, bids)
         bids[seat] = bid
     entry = _draft_entry(draft, bids)
     _check(game, draft.number, entry)
@@ -581,6 +611,55 @@ def set_bid(game: Game, seat: int, bid: int | None, version: int | None = None) 
         f"Round {draft.number}: {who} " + ("bid cleared" if bid is None else "bid entered"),
         draft.number,
     )
+
+
+def _check_bid(game: Game, draft: Draft, seat: int, bid: object, bids: list[int | None]) -> None:
+    """:raises Rejected: when ``seat`` may not bid ``bid`` with the other ``bids`` made."""
+    try:
+        engine.check_bid(
+            rules_of(game),
+            bid,
+            round_number=draft.number,
+            cards=draft.cards,
+            dealer=draft.dealer,
+            seat=seat,
+            bids={s: b for s, b in enumerate(bids) if s != seat and b is not None},
+            totals_before=sheet_of(game).totals_before(draft.number),
+            names=names_of(game),
+        )
+    except ValueError as exc:
+        raise _rejected(exc) from None
+
+
+def put_back(
+    game: Game, kind: str, values: dict[int, int], version: int | None = None
+) -> None:
+    """Undo a take-back in the open round: put ``values`` (seat → bid, or seat → trick
+    count for ``kind`` "tricks") back where they were taken from, checked again.
+
+    :raises Conflict: when the game changed since they were taken back.
+    :raises Rejected: when there is nothing to put back there.
+    """
+    _expect_version(game, version)
+    draft = _open_draft(game)
+    n = game.player_count
+    names = names_of(game)
+    current = draft.bids if kind == "bid" else draft.tricks
+    if kind not in ("bid", "tricks") or not values:
+        raise Rejected(_("There is nothing to put back."), "nothing_to_put_back")
+    if any(not 0 <= seat < n or current[seat] is not None for seat in values):
+        raise Rejected(_("There is nothing to put back."), "nothing_to_put_back")
+    restored = [values.get(seat, value) for seat, value in enumerate(current)]
+    first = names[min(values, key=engine.bidding_order(draft.dealer, n).index)]
+    if kind == "bid":
+        entry = _draft_entry(draft, restored)
+        _check(game, draft.number, entry)
+        _store(game, draft.number, entry, complete=False, tricks_draft=draft.tricks)
+        summary = f"Round {draft.number}: {first} bid entered"
+    else:
+        _store(game, draft.number, _draft_entry(draft), complete=False, tricks_draft=restored)
+        summary = f"Round {draft.number}: {first}'s tricks entered"
+    _finish(game, kind, summary, draft.number)
 
 
 def set_draft_trump(game: Game, trump: object, version: int | None = None) -> None:

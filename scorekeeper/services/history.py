@@ -15,6 +15,9 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game, Player, Seat
 
 PER_PAGE = 20
+# Dates a filter can name: anything outside is ignored like any other nonsense.
+EARLIEST = date(2000, 1, 1)
+LATEST = date(2999, 12, 31)
 STATUSES = ("finished", "ongoing")
 DEALER_RULES = ("none", "plus_minus_one", "canadian")
 ROUND_PLANS = ("full", "short", "unicoloured")
@@ -41,13 +44,14 @@ class GameFilter:
 
         def day(key: str) -> date | None:
             try:
-                return date.fromisoformat(args.get(key) or "")
+                value = date.fromisoformat(args.get(key) or "")
             except ValueError:
                 return None
+            return value if EARLIEST <= value <= LATEST else None
 
         player = args.get("player") or ""
         return cls(
-            player_id=int(player) if player.isdecimal() else None,
+            player_id=int(player) if player.isdecimal() and len(player) <= 9 else None,
             status=pick("status", STATUSES),
             dealer_rule=pick("dealer_rule", DEALER_RULES),
             round_plan=pick("round_plan", ROUND_PLANS),
@@ -97,15 +101,17 @@ def _midnight(d: date) -> datetime:
     return datetime.combine(d, time(), tzinfo=UTC)
 
 
-def list_games(flt: GameFilter, page: int = 1, per_page: int = PER_PAGE) -> GamePage:
-    """One page of the games that match ``flt``, newest first (two queries, plain rows:
-    a list page needs no game objects)."""
+def list_games(
+    circle_id: int, flt: GameFilter, page: int = 1, per_page: int = PER_PAGE
+) -> GamePage:
+    """One page of the circle's games that match ``flt``, newest first (two queries,
+    plain rows: a list page needs no game objects)."""
     page = max(1, page)
     dealer_rule = Game.rules["dealer_rule"].as_string()
     round_plan = Game.rules["round_plan"].as_string()
     query = select(
         Game.id, Game.public_id, Game.created_at, Game.finished_at, dealer_rule, round_plan
-    )
+    ).where(Game.circle_id == circle_id)
     if flt.player_id is not None:
         query = query.where(
             exists().where(Seat.game_id == Game.id, Seat.player_id == flt.player_id)
@@ -152,9 +158,8 @@ def list_games(flt: GameFilter, page: int = 1, per_page: int = PER_PAGE) -> Game
     return GamePage(lines, page, len(rows) > per_page)
 
 
-def player_choices() -> list[tuple[int, str]]:
-    """Every player as (id, name), by name: the player filter's options (one query)."""
-    return [
-        (pid, name)
-        for pid, name in db.session.execute(select(Player.id, Player.name).order_by(Player.key))
-    ]
+def player_choices(circle_id: int) -> list[tuple[int, str]]:
+    """The circle's players as (id, name), by name: the player filter's options (one
+    query)."""
+    query = select(Player.id, Player.name).where(Player.circle_id == circle_id)
+    return [(pid, name) for pid, name in db.session.execute(query.order_by(Player.key))]

@@ -5,14 +5,27 @@ request that carries an ``Idempotency-Key``) that only flushes: the write is che
 the database (versions, unique rounds) but not yet committed, so the web layer can render
 the answer, add it with :func:`keep` and commit both at once. A crash then leaves either
 the write with its key or neither, and a retry finds the answer or writes afresh.
+
+A kept answer may hold secrets (a new game's scorer token, a digital table's seat links),
+so it is stored sealed: encrypted and authenticated under a key that only the client's
+retry can bring back (see :mod:`scorekeeper.idempotency`), never in plain text. The seal
+is encrypt-then-MAC from the standard library: a SHAKE-256 key stream (a keyed sponge, as
+KMAC is) and an HMAC-SHA-256 tag over the nonce, the ciphertext and the row it belongs to
+(its scope, key, fingerprint and status), so a sealed answer can't be read, altered or
+moved to another row without the key.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 import random
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select
@@ -27,6 +40,23 @@ LIFETIME = timedelta(hours=24)
 SWEEP_ONE_IN = 50
 
 _deferred: ContextVar[bool] = ContextVar("idempotency_deferred", default=False)
+
+# A sweep leaves rows already loaded (an expired one :func:`find` just looked at) alone:
+# matching them in Python would compare SQLite's naive times with aware ones.
+_UNSYNCHRONIZED = {"synchronize_session": False}
+# A sealed answer: format byte, nonce, tag, ciphertext.
+_FORMAT = b"\x01"
+_NONCE = 16
+_TAG = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A kept answer, opened: what the first request was answered with."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
 
 
 def commit() -> None:
@@ -49,7 +79,7 @@ def deferred_commit() -> Iterator[None]:
 
 
 def find(scope: str, key: str, now: datetime | None = None) -> IdempotencyKey | None:
-    """The answer kept under ``key`` in ``scope``, unless it has expired."""
+    """The row kept under ``key`` in ``scope``, unless it has expired."""
     row: IdempotencyKey | None = db.session.scalar(
         select(IdempotencyKey).where(IdempotencyKey.scope == scope, IdempotencyKey.key == key)
     )
@@ -65,33 +95,92 @@ def keep(
     status: int,
     headers: dict[str, str],
     body: bytes,
+    seal_key: bytes,
     now: datetime | None = None,
 ) -> None:
-    """Add the answer to the session (the caller commits it with the write); expired keys
-    of the scope go, and now and then everyone's."""
+    """Add the answer, sealed under ``seal_key``, to the session (the caller commits it
+    with the write); expired keys of the scope go, and now and then everyone's."""
     now = now or utcnow()
     cutoff = now - LIFETIME
     scoped = delete(IdempotencyKey).where(IdempotencyKey.created_at < cutoff)
     if random.randrange(SWEEP_ONE_IN):  # usually: this scope only
         scoped = scoped.where(IdempotencyKey.scope == scope)
-    db.session.execute(scoped)
+    db.session.execute(scoped, execution_options=_UNSYNCHRONIZED)
+    # JSON never holds a raw newline: the first one ends the headers.
+    plain = json.dumps(headers, separators=(",", ":")).encode() + b"\n" + body
     db.session.add(
         IdempotencyKey(
             scope=scope,
             key=key,
             fingerprint=fingerprint,
             status=status,
-            headers=headers,
-            body=body,
+            headers={},
+            body=seal(seal_key, plain, _row(scope, key, fingerprint, status)),
             created_at=now,
         )
     )
 
 
+def answer(row: IdempotencyKey, seal_key: bytes) -> Answer | None:
+    """The answer kept in ``row``, or ``None`` when ``seal_key`` doesn't open it."""
+    plain = unseal(seal_key, row.body, _row(row.scope, row.key, row.fingerprint, row.status))
+    if plain is None:
+        return None
+    headers, _, body = plain.partition(b"\n")
+    return Answer(row.status, json.loads(headers), body)
+
+
+def seal(key: bytes, plain: bytes, associated: bytes = b"") -> bytes:
+    """``plain`` encrypted and authenticated under ``key``, bound to ``associated``."""
+    nonce = secrets.token_bytes(_NONCE)
+    stream_key, tag_key = _subkeys(key)
+    cipher = _xor(plain, hashlib.shake_256(stream_key + nonce).digest(len(plain)))
+    return _FORMAT + nonce + _tag(tag_key, nonce, cipher, associated) + cipher
+
+
+def unseal(key: bytes, sealed: bytes, associated: bytes = b"") -> bytes | None:
+    """What :func:`seal` sealed, or ``None`` for another key, other associated data or
+    a sealed value that was altered."""
+    head = len(_FORMAT) + _NONCE + _TAG
+    if len(sealed) < head or not sealed.startswith(_FORMAT):
+        return None
+    nonce = sealed[len(_FORMAT) : len(_FORMAT) + _NONCE]
+    tag, cipher = sealed[head - _TAG : head], sealed[head:]
+    stream_key, tag_key = _subkeys(key)
+    if not hmac.compare_digest(tag, _tag(tag_key, nonce, cipher, associated)):
+        return None
+    return _xor(cipher, hashlib.shake_256(stream_key + nonce).digest(len(cipher)))
+
+
+def _subkeys(key: bytes) -> tuple[bytes, bytes]:
+    return (
+        hmac.digest(key, b"scorekeeper answer stream", "sha256"),
+        hmac.digest(key, b"scorekeeper answer tag", "sha256"),
+    )
+
+
+def _tag(tag_key: bytes, nonce: bytes, cipher: bytes, associated: bytes) -> bytes:
+    message = len(associated).to_bytes(8, "big") + associated + nonce + cipher
+    return hmac.digest(tag_key, message, "sha256")
+
+
+def _xor(data: bytes, stream: bytes) -> bytes:
+    size = len(data)
+    return (int.from_bytes(data, "big") ^ int.from_bytes(stream, "big")).to_bytes(size, "big")
+
+
+def _row(scope: str, key: str, fingerprint: str, status: int) -> bytes:
+    """What a sealed answer is bound to: the row it was kept in."""
+    return json.dumps([scope, key, fingerprint, status], separators=(",", ":")).encode()
+
+
 def expire(now: datetime | None = None) -> int:
     """Delete every expired key (e.g. from a periodic job); returns how many."""
     cutoff = (now or utcnow()) - LIFETIME
-    result = db.session.execute(delete(IdempotencyKey).where(IdempotencyKey.created_at < cutoff))
+    result = db.session.execute(
+        delete(IdempotencyKey).where(IdempotencyKey.created_at < cutoff),
+        execution_options=_UNSYNCHRONIZED,
+    )
     db.session.commit()
     return int(getattr(result, "rowcount", 0) or 0)
 

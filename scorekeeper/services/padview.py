@@ -139,8 +139,8 @@ class DraftView:
     trump_suit: str | None = None  # colour name, for styling
     next_taker: int | None = None  # whose tricks to tap next (bidding order), once bids are in
     trick_choices: list[BidChoice] = field(default_factory=list)
-    # The last tap, which "Undo" takes back: ("bid" | "tricks", seat); clearing a seat
-    # clears the ones after it in bidding order too.
+    # The last tap, which "Undo" takes back: ("bid" | "tricks", seat). A bid goes back
+    # alone; a trick count takes the ones after it in bidding order along.
     undo: tuple[str, int] | None = None
 
 
@@ -170,6 +170,24 @@ class PadView:
     def tie_broken(self) -> bool:
         """Whether the tie-break (R17, bid total) decided between equal top totals."""
         return self.finished and len(self.winners) < self.totals.count(max(self.totals))
+
+    @property
+    def places(self) -> list[tuple[int, int, int]]:
+        """(place, seat, total), best first: equal totals share a place, and the place
+        after them is counted on ("1, 1, 3": R17, a shared win). When the tie-break
+        decided between equal top totals, the winners come first and alone in place 1."""
+        winners = set(self.winners) if self.tie_broken else set()
+        ranked = sorted(self.standings, key=lambda st: (-st[1], st[0] not in winners, st[0]))
+        places: list[tuple[int, int, int]] = []
+        for index, (seat, total) in enumerate(ranked, start=1):
+            # Equal totals share a place, unless the tie-break set the winners apart.
+            previous = places[-1] if places else None
+            shared = previous is not None and (previous[2], previous[1] in winners) == (
+                total,
+                seat in winners,
+            )
+            places.append((previous[0] if previous and shared else index, seat, total))
+        return places
 
 
 def _bid_text(bid: int | None, show: bool, is_bidder: bool) -> str:
@@ -314,7 +332,10 @@ def _draft_view(
     choices: list[BidChoice] = []
     if next_bidder is not None:
         totals_before = sheet.totals_before(draft.number)
-        known = {s: draft.bids[s] for s in bidders if draft.bids[s] is not None}
+        # With hidden or secret bids (V3, V4) nothing shown before a bid may give the
+        # others' total away: the keys leave out the dealer rule, which refuses the bid
+        # that makes the total only once it is made (V1, V2).
+        known = {s: draft.bids[s] for s in bidders if draft.bids[s] is not None} if show else {}
         for value in range(draft.cards + 1):
             try:
                 engine.check_bid(

@@ -90,22 +90,40 @@ def keep(
         return free and _keep(game_id, version, variant, body, gzip, br)
 
 
+def has_room(game_id: int, version: int, variant: str) -> bool:
+    """Whether a page rendered for ``version`` in ``variant`` would be kept: the version's
+    variants are not all taken yet (asked before compressing a page that wouldn't be)."""
+    taken = db.session.scalar(
+        select(func.count())
+        .select_from(PageCache)
+        .where(
+            PageCache.game_id == game_id,
+            PageCache.version == version,
+            PageCache.variant != variant,
+        )
+    )
+    return (taken or 0) < MAX_VARIANTS
+
+
 def _keep(
     game_id: int, version: int, variant: str, body: bytes, gzip: bytes | None, br: bytes | None
 ) -> bool:
     try:
-        kept = db.session.scalar(
+        # Pages of other versions are never served again; this variant is replaced.
+        db.session.execute(
+            delete(PageCache).where(
+                PageCache.game_id == game_id,
+                or_(PageCache.version != version, PageCache.variant == variant),
+            )
+        )
+        taken = db.session.scalar(
             select(func.count()).select_from(PageCache).where(PageCache.game_id == game_id)
         )
-        # A game has a handful of variants (languages × roles × addresses); many more
-        # means odd Host headers: start over rather than grow without bound.
-        stale = (
-            PageCache.game_id == game_id
-            if (kept or 0) >= MAX_VARIANTS
-            else (PageCache.game_id == game_id)
-            & or_(PageCache.version != version, PageCache.variant == variant)
-        )
-        db.session.execute(delete(PageCache).where(stale))
+        # A game has a handful of variants (languages × roles × addresses); more means odd
+        # Host headers. The pages kept first stay: the new one is served, not kept.
+        if (taken or 0) >= MAX_VARIANTS:
+            db.session.commit()
+            return False
         db.session.add(
             PageCache(
                 game_id=game_id, version=version, variant=variant, body=body, gzip=gzip, br=br

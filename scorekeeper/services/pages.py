@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
 from scorekeeper import i18n
 from scorekeeper.extensions import db
@@ -30,9 +31,24 @@ class GameSummary:
     winners: list[str]
 
 
-def recent_games(limit: int = 10) -> list[GameSummary]:
-    """The newest games, for resuming one from the home page."""
-    games, _total = game_service.list_games(1, limit)
+def recent_games(public_ids: list[str], limit: int = 10) -> list[GameSummary]:
+    """The newest of these games (the ones this phone keeps score of), for the home page."""
+    if not public_ids:
+        return []
+    games = list(
+        db.session.scalars(
+            select(Game)
+            .where(Game.public_id.in_(public_ids))
+            .options(selectinload(Game.seats), selectinload(Game.rounds))
+            .order_by(Game.created_at.desc(), Game.id.desc())
+            .limit(limit)
+        )
+    )
+    return summarise_games(games)
+
+
+def summarise_games(games: list[Game]) -> list[GameSummary]:
+    """Home-page lines of these games."""
     summaries = []
     for game in games:
         sheet = game_service.sheet_of(game)
@@ -66,6 +82,13 @@ def change_log(game: Game, taps: bool = False) -> list[LogLine]:
     if not taps:
         query = query.where(Change.action.not_in(_TAP_ACTIONS))
     changes = db.session.scalars(query.order_by(Change.id.desc()))
-    return [
-        LogLine(c.at, c.round_number, c.action, i18n.change_summary(c.summary)) for c in changes
-    ]
+    return [LogLine(c.at, c.round_number, c.action, _words(c)) for c in changes]
+
+
+def _words(change: Change) -> str:
+    """A change in the reader's language: by its action where that says it all."""
+    if change.action == "circle":
+        return i18n._("Moved into a circle")
+    if change.action == "scorer":
+        return i18n._("Scoring taken over by a member of the circle")
+    return i18n.change_summary(change.summary)

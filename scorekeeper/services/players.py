@@ -41,26 +41,38 @@ def name_key(name: str) -> str:
     return name.casefold()
 
 
-def get_or_create(names: list[str]) -> list[Player]:
-    """The players with these (clean) names, creating the ones not seen before."""
+def get_or_create(names: list[str], circle_id: int | None) -> list[Player]:
+    """The circle's players with these (clean) names, creating the ones not seen before;
+    without a circle (a one-off game), new players of that game alone."""
     keys = [name_key(n) for n in names]
-    found = {p.key: p for p in db.session.scalars(select(Player).where(Player.key.in_(keys)))}
+    found: dict[str, Player] = {}
+    if circle_id is not None:
+        found = {
+            p.key: p
+            for p in db.session.scalars(
+                select(Player).where(Player.circle_id == circle_id, Player.key.in_(keys))
+            )
+        }
     players = []
     for name, key in zip(names, keys, strict=True):
         player = found.get(key)
         if player is None:
-            player = Player(name=name, key=key)
+            player = Player(name=name, key=key, circle_id=circle_id)
             db.session.add(player)
             found[key] = player
         players.append(player)
     return players
 
 
-def known_names(limit: int = 30) -> list[str]:
-    """Names used before, the most played first: offered with one tap on the setup page."""
+def known_names(circle_id: int | None, limit: int = 30) -> list[str]:
+    """The circle's names, the most played first: offered with one tap on the setup page
+    (a one-off game has none)."""
+    if circle_id is None:
+        return []
     games = func.count(Seat.game_id)
     rows = db.session.execute(
         select(Player.name)
+        .where(Player.circle_id == circle_id)
         .outerjoin(Seat, Seat.player_id == Player.id)
         .group_by(Player.id, Player.name)
         .order_by(games.desc(), Player.name)

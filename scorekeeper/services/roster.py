@@ -18,9 +18,9 @@ from scorekeeper.services import players as player_service
 from scorekeeper.services.errors import NotFound, Rejected
 
 
-def _player(player_id: int) -> Player:
+def _player(player_id: int, circle_id: int) -> Player:
     player = db.session.get(Player, player_id)
-    if player is None:
+    if player is None or player.circle_id != circle_id:
         raise NotFound(_("There is no such player."))
     return player
 
@@ -36,16 +36,20 @@ def _names_changed(*player_ids: int) -> None:
     )
 
 
-def rename_player(player_id: int, new_name: object) -> Player:
+def rename_player(circle_id: int, player_id: int, new_name: object) -> Player:
     """Give a player a new name (the same person in every game).
 
     :raises NotFound: for an unknown player.
     :raises Rejected: for a bad name, or one another player already has (merge instead).
     """
-    player = _player(player_id)
+    player = _player(player_id, circle_id)
     name = player_service.clean_name(new_name)
     key = player_service.name_key(name)
-    other = db.session.scalar(select(Player).where(Player.key == key, Player.id != player.id))
+    other = db.session.scalar(
+        select(Player).where(
+            Player.circle_id == circle_id, Player.key == key, Player.id != player.id
+        )
+    )
     if other is not None:
         raise Rejected(
             _(
@@ -62,7 +66,7 @@ def rename_player(player_id: int, new_name: object) -> Player:
     return player
 
 
-def merge_players(keep_id: int, merge_id: int) -> Player:
+def merge_players(circle_id: int, keep_id: int, merge_id: int) -> Player:
     """Move every game of player ``merge_id`` to ``keep_id`` and remove ``merge_id``.
 
     :raises NotFound: for an unknown player.
@@ -70,7 +74,7 @@ def merge_players(keep_id: int, merge_id: int) -> Player:
     """
     if keep_id == merge_id:
         raise Rejected(_("Choose two different players to merge."), "same_player")
-    keep, gone = _player(keep_id), _player(merge_id)
+    keep, gone = _player(keep_id, circle_id), _player(merge_id, circle_id)
     mine, theirs = aliased(Seat), aliased(Seat)
     shared = db.session.scalar(
         select(func.count())

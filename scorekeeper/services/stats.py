@@ -270,15 +270,15 @@ def _count(cond: ColumnElement[bool]) -> ColumnElement[int]:
     return func.coalesce(func.sum(case((cond, 1), else_=0)), 0)
 
 
-def player_stats(player_id: int) -> PlayerStats:
+def player_stats(player_id: int, circle_id: int) -> PlayerStats:
     """Everything the player page shows, in six indexed queries on the player's seats and
     by-cards counts. ``Seat.won`` is set exactly when the game is finished, so "finished"
     needs no join with the games.
 
-    :raises NotFound: for an unknown player.
+    :raises NotFound: for an unknown player, or one of another circle.
     """
     player = db.session.get(Player, player_id)
-    if player is None:
+    if player is None or player.circle_id != circle_id:
         raise NotFound("There is no such player.")
     finished = Seat.won.is_not(None)
     row = db.session.execute(
@@ -374,8 +374,9 @@ class PlayerLine:
     exact_rate: float | None
 
 
-def player_lines() -> list[PlayerLine]:
-    """Every player with games played, wins and exact-bid rate, by name (one query)."""
+def player_lines(circle_id: int) -> list[PlayerLine]:
+    """The circle's players with games played, wins and exact-bid rate, by name (one
+    query)."""
     rows = db.session.execute(
         select(
             Player.id,
@@ -385,6 +386,7 @@ def player_lines() -> list[PlayerLine]:
             func.coalesce(func.sum(Seat.bid_rounds), 0),
             func.coalesce(func.sum(Seat.exact), 0),
         )
+        .where(Player.circle_id == circle_id)
         .outerjoin(Seat, Seat.player_id == Player.id)
         .group_by(Player.id, Player.name)
         .order_by(Player.key)
@@ -415,13 +417,14 @@ class Records:
 
 
 def _top(
-    value: InstrumentedAttribute[int], *where: ColumnElement[bool], limit: int
+    circle_id: int, value: InstrumentedAttribute[int], *where: ColumnElement[bool], limit: int
 ) -> list[Record]:
-    # Walks the (value, game, seat) index from the top until enough finished seats turn
-    # up; of equal values the later game comes first.
+    # The circle's players' finished seats (a few per player, from the player's summary
+    # index), best first; of equal values the later game comes first.
+    players = select(Player.id).where(Player.circle_id == circle_id).scalar_subquery()
     top = (
         select(Seat.game_id, Seat.player_id, value.label("value"))
-        .where(Seat.won.is_not(None), *where)
+        .where(Seat.player_id.in_(players), Seat.won.is_not(None), *where)
         .order_by(value.desc(), Seat.game_id.desc(), Seat.seat.desc())
         .limit(limit)
         .subquery()
@@ -436,14 +439,15 @@ def _top(
     return [Record(*r) for r in rows]
 
 
-def records(limit: int = 3) -> Records:
-    """The best of all finished games: highest final score, most exact bids in a game, and
-    the biggest comeback (the largest deficit to the leader that a winner overcame)."""
+def records(circle_id: int, limit: int = 3) -> Records:
+    """The best of the circle's finished games: highest final score, most exact bids in a
+    game, and the biggest comeback (the largest deficit to the leader that a winner
+    overcame)."""
     return Records(
-        highest_final=_top(Seat.total, limit=limit),
-        most_exact=_top(Seat.exact, limit=limit),
+        highest_final=_top(circle_id, Seat.total, limit=limit),
+        most_exact=_top(circle_id, Seat.exact, limit=limit),
         biggest_comeback=_top(
-            Seat.max_deficit, Seat.won.is_(True), Seat.max_deficit > 0, limit=limit
+            circle_id, Seat.max_deficit, Seat.won.is_(True), Seat.max_deficit > 0, limit=limit
         ),
     )
 

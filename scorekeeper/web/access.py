@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 import io
 from functools import lru_cache
 
@@ -9,7 +10,9 @@ import segno
 from flask import abort, request, session
 from markupsafe import Markup
 
-from scorekeeper.models import Game
+from scorekeeper.extensions import db
+from scorekeeper.models import Circle, Game
+from scorekeeper.services import circles as circle_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services.errors import NotFound
 
@@ -90,3 +93,92 @@ def qr_svg(url: str) -> Markup:
         scale=1, border=2, dark="#000", light="#fff", svgclass="qr", omitsize=True
     )
     return Markup(svg.replace("<svg ", '<svg aria-hidden="true" focusable="false" ', 1))
+
+
+# -- circles --------------------------------------------------------------------------------
+
+# The circles this browser opened the link of, newest last, as [public_id, key, proof]:
+# the key is the link's secret part (so a new link locks the browser out), the proof
+# says it gave the circle's passphrase ("" when the circle has none).
+CIRCLES = "circles"
+MAX_CIRCLES = 20
+
+
+def _circle_entries() -> list[list[str]]:
+    value = session.get(CIRCLES)
+    if not isinstance(value, list):
+        return []
+    return [
+        e
+        for e in value
+        if isinstance(e, list) and len(e) == 3 and all(isinstance(x, str) for x in e)
+    ]
+
+
+def join_circle(circle: Circle, key: str, proof: str = "") -> None:
+    """Remember that this browser holds the circle's link (and passphrase)."""
+    entries = [e for e in _circle_entries() if e[0] != circle.public_id]
+    entries.append([circle.public_id, key, proof])
+    session[CIRCLES] = entries[-MAX_CIRCLES:]
+
+
+def holds_circle(public_id: str) -> bool:
+    """Whether this browser's session names the circle at all (no database query)."""
+    return any(e[0] == public_id for e in _circle_entries())
+
+
+def forget_circle(public_id: str) -> None:
+    session[CIRCLES] = [e for e in _circle_entries() if e[0] != public_id]
+
+
+def _admitted(circle: Circle, entry: list[str]) -> bool:
+    if not circle_service.key_matches(circle, entry[1]):
+        return False
+    if circle.passphrase_hash is None:
+        return True
+    return hmac.compare_digest(entry[2], circle_service.passphrase_proof(circle))
+
+
+def member_circles_held() -> bool:
+    """Whether this browser holds any circle link at all (no database query)."""
+    return bool(_circle_entries())
+
+
+def member_circles() -> list[Circle]:
+    """The circles this browser may open, the newest joined first."""
+    entries = _circle_entries()
+    found = circle_service.circles_by_ids([e[0] for e in entries])
+    circles = []
+    for entry in reversed(entries):
+        circle = found.get(entry[0])
+        if circle is not None and _admitted(circle, entry):
+            circles.append(circle)
+    return circles
+
+
+def is_member(circle: Circle | None) -> bool:
+    if circle is None:
+        return False
+    entry = next((e for e in _circle_entries() if e[0] == circle.public_id), None)
+    return entry is not None and _admitted(circle, entry)
+
+
+def is_member_of(circle_id: int | None) -> bool:
+    """Whether this browser may open the circle with this (database) id."""
+    if circle_id is None or not _circle_entries():
+        return False
+    return is_member(db.session.get(Circle, circle_id))
+
+
+def load_circle(public_id: str) -> Circle:
+    """The circle, for a browser that holds its link; the same 404 as for a circle that
+    does not exist otherwise (nothing says whether it does)."""
+    if not holds_circle(public_id):
+        abort(404)
+    try:
+        circle = circle_service.get_circle(public_id)
+    except NotFound:
+        abort(404)
+    if not is_member(circle):
+        abort(404)
+    return circle

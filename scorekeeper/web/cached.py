@@ -1,8 +1,9 @@
 """Game pages served from the page cache (:mod:`scorekeeper.services.pagecache`).
 
 A page is rendered once per game version and variant: the page or the update fragment,
-the reader's language, viewer or scorer, the address it was asked at (its links and QR
-codes are absolute) and the app's build (templates, code, translations, static files).
+the reader's language, viewer or scorer, the root URL it was asked at (scheme, host and
+script root: its links and QR codes are built from it) and the app's build (templates,
+code, translations, static files).
 What must differ per request never goes into the kept copy: the scorer's CSRF token and
 each form's idempotency key are rendered as markers and filled in on the way out. A
 follower's page has neither, so it is kept compressed too and goes out as stored.
@@ -87,8 +88,11 @@ def page(
     page that shows ``secret`` is served but never kept.
     """
     setup = _setup()
+    # The whole root URL (scheme, host and script root) is part of the variant: every link
+    # of the page is built from it. (A script root that is not a plain path never gets
+    # here: scorekeeper/limits.py refuses it.)
     variant = hashlib.sha256(
-        "\n".join((setup.build, kind, current_language(), role, request.host_url)).encode()
+        "\n".join((setup.build, kind, current_language(), role, request.url_root)).encode()
     ).hexdigest()[:32]
     kept = pagecache.lookup(public_id, variant)
     if kept is None:
@@ -100,6 +104,10 @@ def page(
         )
         body = html.encode()
         if secret and secret in html:
+            return _answer(pagecache.Kept(body, None, None), setup, new_key, private=True)
+        game_id, version = game.id, game.version
+        if not pagecache.has_room(game_id, version, variant):
+            # The version's variants are taken (odd Host headers): served, not kept.
             return _answer(pagecache.Kept(body, None, None), setup, new_key)
         personal = setup.csrf_mark in html or setup.key_mark in html
         copies = (
@@ -107,13 +115,18 @@ def page(
             if personal
             else {c: compression.compress(body, c, best=True) for c in compression.CODINGS}
         )
-        pagecache.keep(game.id, game.version, variant, body, copies.get("gzip"), copies.get("br"))
+        pagecache.keep(game_id, version, variant, body, copies.get("gzip"), copies.get("br"))
         kept = pagecache.Kept(body, copies.get("gzip"), copies.get("br"))
     return _answer(kept, setup, new_key)
 
 
-def _answer(kept: pagecache.Kept, setup: _Setup, new_key: Callable[[], str]) -> Response:
+def _answer(
+    kept: pagecache.Kept, setup: _Setup, new_key: Callable[[], str], private: bool = False
+) -> Response:
     headers = {"Vary": "HX-Request, Accept-Encoding"}
+    if private:
+        # The page shows the scorer link: no cache anywhere may keep it.
+        headers["Cache-Control"] = "private, no-store"
     if kept.gzip is None:  # a page with markers: only ever kept uncompressed
         html = kept.body.decode()
         html = html.replace(setup.csrf_mark, generate_csrf())

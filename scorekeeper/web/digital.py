@@ -25,7 +25,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
-from scorekeeper import i18n, writers
+from scorekeeper import i18n, limits, writers
 from scorekeeper.engine import Bidding, DealerRule, IllegalBid, Plan, RuleSet, Suit, check_bid
 from scorekeeper.extensions import db
 from scorekeeper.idempotency import idempotent, remember
@@ -93,10 +93,10 @@ def create() -> ResponseReturnValue:
     values = _form_values()
     kept = [i for i, n in enumerate(values["names"]) if n.strip()]
     seats = [(values["names"][i].strip(), values["kinds"][i]) for i in kept]
+    chosen = limits.whole_number(values["first_dealer"])
+    # Seats left empty close up: the dealer's place is counted among the players.
+    dealer = kept.index(chosen) if chosen in kept else -1
     try:
-        chosen = int(values["first_dealer"])
-        # Seats left empty close up: the dealer's place is counted among the players.
-        dealer = kept.index(chosen) if chosen in kept else -1
         rules = RuleSet.from_dict(
             {
                 "round_plan": values["plan"],
@@ -144,9 +144,17 @@ def host(public_id: str) -> ResponseReturnValue:
         )
         seats.append({"name": name, "url": url, "qr": qr_svg(url) if url else None})
     table_url = url_for("digital.table", public_id=public_id, token=tokens[0], _external=True)
-    return render_template(
+    body = render_template(
         "digital/host.html", seats=seats, table_url=table_url, public_id=public_id
     )
+    return _private(make_response(body))
+
+
+def _private(response: Response) -> Response:
+    """An answer showing a seat or table link (its secret): no cache anywhere may keep it.
+    Polls still get 304: they send the ETag themselves (If-None-Match in the widget)."""
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
 
 
 # -- a seat's phone -------------------------------------------------------------------------
@@ -182,12 +190,13 @@ def _not_modified(etag: str) -> Response | None:
 def _render(
     page: str, table: DigitalTable, seat: int | None, status: int, **extra: Any
 ) -> Response:
-    """The page, or for htmx the seat widget alone; never cached without revalidation."""
+    """The page, or for htmx the seat widget alone; never kept by a cache (it holds the
+    seat's or the table's link)."""
     context = _context(table, seat, **extra)
     template = "digital/_seat.html" if is_htmx() else page
     response = make_response(render_template(template, **context), status)
     response.headers["ETag"] = context["etag"]
-    response.headers["Cache-Control"] = "no-cache, private"
+    _private(response)
     response.vary.add("HX-Request")
     return response
 
@@ -266,7 +275,7 @@ def seat_live(public_id: str, token: str) -> ResponseReturnValue:
     context = _context(table, me, **_seat_urls(public_id, token))
     response = make_response(render_template("digital/_seat.html", **context))
     response.headers["ETag"] = context["etag"]
-    response.headers["Cache-Control"] = "no-cache, private"
+    _private(response)
     return response
 
 
@@ -387,8 +396,7 @@ def table_live(public_id: str, token: str) -> ResponseReturnValue:
 def table_reveal(public_id: str, token: str) -> ResponseReturnValue:
     """ "I am Ann": show Ann's hand on this phone (or hide it again)."""
     t = _table(public_id, token)
-    raw = request.form.get("seat", "")
-    seat_no = int(raw) if raw.isdecimal() else None
+    seat_no = limits.whole_number(request.form.get("seat", ""))
     if seat_no is not None and seat_no not in service.person_seats(t):
         seat_no = None
     _set_revealed(public_id, seat_no)

@@ -1,9 +1,11 @@
 """Friendly error pages for the whole app."""
 
-from flask import render_template, request
+from flask import Response, render_template, request
+from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, SecurityError
 
+from scorekeeper import limits
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _
 from scorekeeper.web import bp
@@ -46,6 +48,26 @@ def csrf_failed(error: CSRFError) -> tuple[str, int]:
         _("This page has expired"),
         _("Nothing was changed. Reload the page and try again."),
     )
+
+
+@bp.app_errorhandler(413)
+def too_large(error: HTTPException) -> ResponseReturnValue:
+    """A body over the size limit (refused before it was read), with the limit in words;
+    in the API's JSON for the API."""
+    if request.path.startswith("/api/"):
+        from scorekeeper.api.errors import http_error
+
+        return http_error(error)
+    db.session.rollback()
+    return _error(413, _("Too large"), limits.too_large_message())
+
+
+@bp.app_errorhandler(SecurityError)
+def untrusted_host(error: SecurityError) -> Response:
+    """A Host the server is not configured for (TRUSTED_HOSTS): plain text, as no link to
+    this server can be built for it."""
+    text = _("This server does not answer to that address.")
+    return Response(text + "\n", status=400, mimetype="text/plain")
 
 
 @bp.app_errorhandler(500)

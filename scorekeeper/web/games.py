@@ -24,20 +24,24 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import i18n
+from scorekeeper import i18n, limits, writers
 from scorekeeper.extensions import db
 from scorekeeper.idempotency import idempotent
 from scorekeeper.models import Game
+from scorekeeper.services import circles as circle_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import pages as page_service
 from scorekeeper.services.errors import NotFound, Rejected
 from scorekeeper.services.padview import pad_view, trump_options
-from scorekeeper.web import bp, cached
+from scorekeeper.web import bp, cached, takeback
 from scorekeeper.web.access import (
     grant_scorer,
     is_htmx,
+    is_member_of,
     is_scorer,
     load_game,
+    member_circles,
+    member_circles_held,
     qr_image,
     require_scorer,
     scorer_token,
@@ -49,19 +53,25 @@ from scorekeeper.web.access import (
 def _context(game: Game, **extra: Any) -> dict[str, Any]:
     pad = pad_view(game)
     scorer = is_scorer(game.public_id)
+    member = is_member_of(game.circle_id)
     view_url = url_for("web.game", public_id=game.public_id, _external=True)
     context: dict[str, Any] = {
         "game": game,
         "pad": pad,
         "scorer": scorer,
+        # A member of the game's circle sees the circle and may take over scoring.
+        "circle": circle_service.game_circle(game) if member else None,
+        "one_off": game.circle_id is None,
+        "welcome": request.args.get("welcome") == "1" and scorer,
         # Only a scorer's page sends anything back: a follower's has no CSRF token, so
         # the page cache can keep it whole (scorekeeper/web/cached.py).
         "csrf_header": scorer,
         "log": page_service.change_log(game),
         "trumps": trump_options(pad.rules),
         "view_url": view_url,
-        # Equal totals: the tie-break's winner first (R17), else seat order.
-        "standings": sorted(pad.standings, key=lambda st: (-st[1], st[0] not in pad.winners)),
+        # (place, seat, total): equal totals share a place (R17), unless the tie-break
+        # decided the win.
+        "places": pad.places,
         "message": None,
         "editing": None,
         "deleting": None,
@@ -81,6 +91,9 @@ def _page(template: str, fragment: str, status: int = 200, **context: Any) -> Re
     body = render_template(fragment if is_htmx() else template, **context)
     response = make_response(body, status)
     response.vary.add("HX-Request")
+    if context.get("score_url") and context["score_url"] in body:
+        # The answer shows the scorer link: no cache anywhere may keep it.
+        response.headers["Cache-Control"] = "private, no-store"
     return response
 
 
@@ -143,11 +156,13 @@ def new_idempotency_key() -> str:
 
 
 def _form_int(name: str, blank: object = "") -> Any:
-    """A number from the form; anything else goes on as text for the service to refuse
-    (``blank`` stands for an empty field: a V6 dealer's missing bid in a correction)."""
+    """A number from the form; anything else (``--1``, 5,000 digits) goes on as text for
+    the service to refuse (``blank`` stands for an empty field: a V6 dealer's missing bid
+    in a correction)."""
     value = request.form.get(name, "").strip()
-    if value.lstrip("-").isdecimal():
-        return int(value)
+    number = limits.whole_number(value)
+    if number is not None:
+        return number
     return blank if value in ("", "–") else value
 
 
@@ -165,6 +180,8 @@ def _kept(public_id: str, kind: str) -> Response:
     scorer = is_scorer(public_id)
     token = scorer_token(public_id) if scorer else None
     role = ("scorer+link" if token else "scorer") if scorer else "viewer"
+    if _member_of_game(public_id):
+        role += "+member"
     template = "games/game.html" if kind == "page" else "games/_update.html"
 
     def render(overrides: dict[str, object]) -> tuple[str, Game]:
@@ -174,6 +191,13 @@ def _kept(public_id: str, kind: str) -> Response:
     # The page with the scorer link is never kept: the database holds the scorer's
     # secret only as a hash.
     return cached.page(public_id, kind, role, render, new_idempotency_key, secret=token)
+
+
+def _member_of_game(public_id: str) -> bool:
+    """Whether this browser holds the link of the game's circle (no query without one)."""
+    if not member_circles_held():
+        return False
+    return is_member_of(game_service.circle_of(public_id))
 
 
 @bp.get("/games/<public_id>", endpoint="game")
@@ -200,7 +224,7 @@ def game_live(public_id: str) -> ResponseReturnValue:
         response = _kept(public_id, "update")
     else:
         response = _game_response(load_game(public_id))
-    response.headers["Cache-Control"] = "no-store"
+    response.headers.setdefault("Cache-Control", "no-store")  # or "private, no-store"
     return response
 
 
@@ -242,9 +266,11 @@ def claim_scorer(public_id: str, token: str) -> ResponseReturnValue:
         body = render_template(
             "error.html",
             status=403,
-            title="This scorer link doesn't work",
-            detail="The link is not this game's scorer link. Ask the scorer to share it "
-            "again, or follow the game read-only.",
+            title=i18n._("This scorer link doesn't work"),
+            detail=i18n._(
+                "The link is not this game's scorer link. Ask the scorer to share it "
+                "again, or follow the game read-only."
+            ),
             back=url_for("web.game", public_id=public_id),
         )
         return make_response(body, 403)
@@ -268,39 +294,75 @@ def set_trump(public_id: str) -> ResponseReturnValue:
 @write
 def enter_bid(public_id: str) -> ResponseReturnValue:
     """One player's bid."""
-    seat, bid = _form_int("seat"), _form_int("bid")
-    return _act(public_id, lambda g: game_service.set_bid(g, seat, bid, _version()), draft=True)
+    # The form is read once the scorer is known: a stranger gets 403 whatever they sent.
+    return _act(
+        public_id,
+        lambda g: game_service.set_bid(g, _form_int("seat"), _form_int("bid"), _version()),
+        draft=True,
+    )
 
 
 @bp.post("/games/<public_id>/tricks")
 @write
 def enter_tricks(public_id: str) -> ResponseReturnValue:
     """One player's tricks; the last one fills itself in."""
-    seat, tricks = _form_int("seat"), _form_int("tricks")
     return _act(
-        public_id, lambda g: game_service.set_tricks(g, seat, tricks, _version()), draft=True
+        public_id,
+        lambda g: game_service.set_tricks(g, _form_int("seat"), _form_int("tricks"), _version()),
+        draft=True,
     )
 
 
 @bp.post("/games/<public_id>/clear")
 @write
 def clear_entry(public_id: str) -> ResponseReturnValue:
-    """Take back a bid or a trick count (and the ones after it): "bid:2", "tricks:0"."""
+    """Take back a bid ("bid:2": that bid alone) or a trick count ("tricks:0": it and the
+    ones after it); the answer offers to put it back ("Undo")."""
+    return _act(public_id, _take_back, draft=True)
+
+
+def _take_back(game: Game) -> None:
     kind, _, arg = request.form.get("clear", "").partition(":")
-    seat: Any = int(arg) if arg.isdecimal() else arg
+    number = limits.whole_number(arg)
+    seat: Any = arg if number is None else number
+    if kind not in takeback.KINDS:
+        raise Rejected(i18n._("There is nothing to take back."), "bad_clear")
+    draft = game_service.draft_of(game)
+    before = [] if draft is None else (draft.bids if kind == "bid" else draft.tricks)
     if kind == "bid":
-        return _act(
-            public_id, lambda g: game_service.set_bid(g, seat, None, _version()), draft=True
-        )
-    if kind == "tricks":
-        return _act(
-            public_id, lambda g: game_service.clear_tricks_from(g, seat, _version()), draft=True
-        )
-    return _act(public_id, _nothing_to_clear)
+        game_service.set_bid(game, seat, None, _version())
+    else:
+        game_service.clear_tricks_from(game, seat, _version())
+    draft = game_service.draft_of(game)
+    after = [] if draft is None else (draft.bids if kind == "bid" else draft.tricks)
+    pairs = enumerate(zip(before, after, strict=True))
+    taken = {s: was for s, (was, now) in pairs if was is not None and now is None}
+    if not taken:
+        return
+    names = game_service.names_of(game)
+    if kind == "bid":
+        text = i18n._("%(name)s's bid is taken back.", name=names[seat])
+    elif len(taken) == 1:
+        text = i18n._("%(name)s's tricks are taken back.", name=names[seat])
+    else:
+        text = i18n._("The tricks from %(name)s on are taken back.", name=names[seat])
+    token = takeback.seal(game.public_id, takeback.TakenBack(kind, taken, game.version))
+    # Shown once with the answer (or the page a phone without JavaScript goes back to).
+    flash({"text": text, "token": token}, "take-back")
 
 
-def _nothing_to_clear(game: Game) -> None:
-    raise Rejected(i18n._("There is nothing to take back."), "bad_clear")
+@bp.post("/games/<public_id>/put-back")
+@write
+def put_back(public_id: str) -> ResponseReturnValue:
+    """Undo a take-back: what it took back goes back where it was, checked again."""
+    return _act(public_id, _put_back, draft=True)
+
+
+def _put_back(game: Game) -> None:
+    taken = takeback.unseal(request.form.get("taken", ""), game.public_id)
+    if taken is None:
+        raise Rejected(i18n._("There is nothing to put back."), "nothing_to_put_back")
+    game_service.put_back(game, taken.kind, taken.values, taken.version)
 
 
 @bp.post("/games/<public_id>/confirm")
@@ -393,3 +455,60 @@ def delete_round(public_id: str, number: int) -> ResponseReturnValue:
         lambda g: game_service.delete_last_round(g, number, _version()),
         done=i18n._("Round %(number)s deleted.", number=number),
     )
+
+
+# -- circles: taking over the scoring, moving a one-off game in ----------------------------
+
+
+@bp.post("/games/<public_id>/take-over")
+def take_over(public_id: str) -> ResponseReturnValue:
+    """A member of the game's circle keeps score on this phone from now on (the old
+    scorer link stops working; the change log says so)."""
+    game = load_game(public_id)
+    if not is_member_of(game.circle_id):
+        abort(403)
+    with writers.turn():
+        token = game_service.new_scorer_token(game)
+    grant_scorer(game.public_id, token)
+    flash(i18n._("You keep score of this game on this phone now."))
+    return _back_to_game(game)
+
+
+@bp.get("/games/<public_id>/move")
+def move_form(public_id: str) -> str:
+    """Choose the circle a one-off game joins (the scorer, among this phone's circles)."""
+    game = load_game(public_id)
+    require_scorer(game)
+    if game.circle_id is not None:
+        abort(404)
+    return render_template(
+        "games/move.html", game=game, names=game_service.names_of(game), circles=member_circles()
+    )
+
+
+@bp.post("/games/<public_id>/move")
+def move_game(public_id: str) -> ResponseReturnValue:
+    """Move a one-off game into one of this phone's circles."""
+    game = load_game(public_id)
+    require_scorer(game)
+    target = request.form.get("circle", "")
+    circle = next((c for c in member_circles() if c.public_id == target), None)
+    message = i18n._("Choose one of your circles.")
+    if circle is not None:
+        try:
+            with writers.turn():
+                circle_service.move_game(game, circle)
+        except Rejected as exc:
+            db.session.rollback()
+            message = exc.message
+        else:
+            flash(i18n._("The game is in %(circle)s now.", circle=circle.name))
+            return _back_to_game(game)
+    body = render_template(
+        "games/move.html",
+        game=load_game(public_id),
+        names=game_service.names_of(game),
+        circles=member_circles(),
+        message=message,
+    )
+    return make_response(body, 422)

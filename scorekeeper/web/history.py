@@ -1,4 +1,6 @@
-"""History pages: the games list, players and their statistics, records, export and import.
+"""A circle's history pages: its games list, players and their statistics, records,
+export and import. Each needs the circle's link (held by this browser); to anyone else
+they are the same 404 as a circle that does not exist.
 
 Renames, merges and imports carry an idempotency key in their form: sent again (a double
 tap, a resend after a timeout), they change nothing twice and answer as the first time.
@@ -13,10 +15,10 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.i18n import _, _l
 from scorekeeper.idempotency import idempotent
-from scorekeeper.services import games as game_service
 from scorekeeper.services import history, roster, stats, transfer
 from scorekeeper.services.errors import NotFound, Rejected
 from scorekeeper.web import bp
+from scorekeeper.web.access import load_circle, load_game
 
 RULE_NAMES = {
     "none": _l("no dealer rule"),
@@ -26,98 +28,137 @@ RULE_NAMES = {
     "short": _l("short game"),
     "unicoloured": _l("unicoloured"),
 }
+# Far past any real history; a larger page number is a request to refuse, not to run.
+MAX_PAGE = 100_000
+MAX_ID = 2**31 - 1
 
 
 def _page() -> int:
     raw = request.args.get("page", "1")
-    return int(raw) if raw.isdecimal() and int(raw) > 0 else 1
+    if not raw.isdecimal() or len(raw) > 6 or not 0 < int(raw) <= MAX_PAGE:
+        abort(404)
+    return int(raw)
+
+
+def _player_id(player_id: int) -> int:
+    if not 0 < player_id <= MAX_ID:
+        abort(404)
+    return player_id
 
 
 @bp.get("/games")
-def games_list() -> str:
-    """Every game, newest first, paged and filtered."""
+@bp.get("/players")
+@bp.get("/records")
+@bp.get("/export")
+def old_history() -> BaseResponse:
+    """The history lives in each circle now: the home page lists this phone's circles."""
+    return redirect(url_for("web.home"), 303)
+
+
+@bp.get("/circles/<circle_id>/games")
+def games_list(circle_id: str) -> str:
+    """The circle's games, newest first, paged and filtered."""
+    circle = load_circle(circle_id)
     flt = history.GameFilter.from_args(request.args.to_dict())
-    page = history.list_games(flt, _page())
+    page = history.list_games(circle.id, flt, _page())
     return render_template(
         "history/games.html",
+        circle=circle,
         page=page,
         flt=flt,
         args=flt.args(),
-        players=history.player_choices(),
+        players=history.player_choices(circle.id),
         rule_names=RULE_NAMES,
         dealer_rules=history.DEALER_RULES,
         round_plans=history.ROUND_PLANS,
     )
 
 
-@bp.get("/players")
-def players_list() -> str:
-    """Every player with games, wins and exact-bid rate."""
-    return render_template("history/players.html", players=stats.player_lines())
+@bp.get("/circles/<circle_id>/players")
+def players_list(circle_id: str) -> str:
+    """The circle's players with games, wins and exact-bid rate."""
+    circle = load_circle(circle_id)
+    return render_template(
+        "history/players.html", circle=circle, players=stats.player_lines(circle.id)
+    )
 
 
-def _player_page(player_id: int, error: str | None = None, status: int = 200) -> tuple[str, int]:
+def _player_page(
+    circle_id: str, player_id: int, error: str | None = None, status: int = 200
+) -> tuple[str, int]:
+    circle = load_circle(circle_id)
     try:
-        data = stats.player_stats(player_id)
+        data = stats.player_stats(_player_id(player_id), circle.id)
     except NotFound:
         abort(404)
-    others = [(pid, name) for pid, name in history.player_choices() if pid != player_id]
-    html = render_template("history/player.html", s=data, others=others, error=error)
+    others = [(pid, name) for pid, name in history.player_choices(circle.id) if pid != player_id]
+    html = render_template("history/player.html", circle=circle, s=data, others=others, error=error)
     return html, status
 
 
-@bp.get("/players/<int:player_id>")
-def player_page(player_id: int) -> tuple[str, int]:
+@bp.get("/circles/<circle_id>/players/<int:player_id>")
+def player_page(circle_id: str, player_id: int) -> tuple[str, int]:
     """A player's statistics and head-to-head record."""
-    return _player_page(player_id)
+    return _player_page(circle_id, player_id)
 
 
-def _refuse_on_player(message: str, player_id: int) -> tuple[str, int]:
+def _refuse_on_player(message: str, circle_id: str, player_id: int) -> tuple[str, int]:
     """A request refused before it was looked at (a reused idempotency key): 422."""
-    return _player_page(player_id, message, 422)
+    return _player_page(circle_id, player_id, message, 422)
 
 
-@bp.post("/players/<int:player_id>/rename")
-@idempotent(_refuse_on_player, scope="players")
-def player_rename(player_id: int) -> BaseResponse | tuple[str, int]:
+def _member(circle_id: str, **_: object) -> None:
+    load_circle(circle_id)
+
+
+@bp.post("/circles/<circle_id>/players/<int:player_id>/rename")
+@idempotent(_refuse_on_player, authorize=_member, scope="players")
+def player_rename(circle_id: str, player_id: int) -> BaseResponse | tuple[str, int]:
     """Give the player a new name."""
+    circle = load_circle(circle_id)
     try:
-        player = roster.rename_player(player_id, request.form.get("name", ""))
+        player = roster.rename_player(
+            circle.id, _player_id(player_id), request.form.get("name", "")
+        )
     except NotFound:
         abort(404)
     except Rejected as exc:
-        return _player_page(player_id, exc.message, 422)
+        return _player_page(circle_id, player_id, exc.message, 422)
     flash(_("Renamed to %(name)s.", name=player.name))
-    return redirect(url_for("web.player_page", player_id=player_id), 303)
+    return redirect(url_for("web.player_page", circle_id=circle_id, player_id=player_id), 303)
 
 
-@bp.post("/players/<int:player_id>/merge")
-@idempotent(_refuse_on_player, scope="players")
-def player_merge(player_id: int) -> BaseResponse | tuple[str, int]:
+@bp.post("/circles/<circle_id>/players/<int:player_id>/merge")
+@idempotent(_refuse_on_player, authorize=_member, scope="players")
+def player_merge(circle_id: str, player_id: int) -> BaseResponse | tuple[str, int]:
     """Merge another name into this player (their games move here)."""
+    circle = load_circle(circle_id)
     other = request.form.get("other", "")
-    if not other.isdecimal():
-        return _player_page(player_id, _("Choose the name to merge into this player."), 422)
+    if not other.isdecimal() or not 0 < int(other) <= MAX_ID:
+        return _player_page(
+            circle_id, player_id, _("Choose the name to merge into this player."), 422
+        )
     try:
-        player = roster.merge_players(player_id, int(other))
+        player = roster.merge_players(circle.id, _player_id(player_id), int(other))
     except NotFound:
         abort(404)
     except Rejected as exc:
-        return _player_page(player_id, exc.message, 422)
+        return _player_page(circle_id, player_id, exc.message, 422)
     flash(_("Merged: all those games are now %(name)s's.", name=player.name))
-    return redirect(url_for("web.player_page", player_id=player_id), 303)
+    return redirect(url_for("web.player_page", circle_id=circle_id, player_id=player_id), 303)
 
 
-@bp.get("/records")
-def records_page() -> str:
-    """The best of all games."""
-    return render_template("history/records.html", records=stats.records())
+@bp.get("/circles/<circle_id>/records")
+def records_page(circle_id: str) -> str:
+    """The best of the circle's games."""
+    circle = load_circle(circle_id)
+    return render_template("history/records.html", circle=circle, records=stats.records(circle.id))
 
 
-@bp.get("/export")
-def transfer_page() -> str:
+@bp.get("/circles/<circle_id>/export")
+def transfer_page(circle_id: str) -> str:
     """Export & import: the backup download and the restore form."""
-    return render_template("history/transfer.html", error=None)
+    return render_template("history/transfer.html", circle=load_circle(circle_id), error=None)
 
 
 def _download(body: str, mimetype: str, filename: str) -> Response:
@@ -128,49 +169,48 @@ def _download(body: str, mimetype: str, filename: str) -> Response:
     )
 
 
-@bp.get("/export/history.json")
-def history_download() -> Response:
-    """The whole history as one JSON file."""
+@bp.get("/circles/<circle_id>/export/history.json")
+def history_download(circle_id: str) -> Response:
+    """The circle's whole history as one JSON file."""
+    circle = load_circle(circle_id)
     stamp = datetime.now(UTC).strftime("%Y-%m-%d")
-    body = transfer.history_json(reveal_open_bids=False)
-    return _download(body, "application/json", f"scorekeeper-history-{stamp}.json")
+    body = transfer.history_json(circle.id, reveal_open_bids=False)
+    response = _download(body, "application/json", f"scorekeeper-history-{stamp}.json")
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
 
 
-def _refuse_import(message: str) -> tuple[str, int]:
-    return render_template("history/transfer.html", error=message), 422
+def _refuse_import(message: str, circle_id: str) -> tuple[str, int]:
+    circle = load_circle(circle_id)
+    return render_template("history/transfer.html", circle=circle, error=message), 422
 
 
-@bp.post("/import")
-@idempotent(_refuse_import, scope="import")
-def history_upload() -> BaseResponse | tuple[str, int]:
-    """Restore games from an uploaded history file; a bad file stores nothing."""
+@bp.post("/circles/<circle_id>/import")
+@idempotent(_refuse_import, authorize=_member, scope="import")
+def history_upload(circle_id: str) -> BaseResponse | tuple[str, int]:
+    """Restore games from an uploaded history file into the circle; a bad file stores
+    nothing."""
+    circle = load_circle(circle_id)
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        return render_template("history/transfer.html", error=_("Choose a file to import.")), 422
+        return _refuse_import(_("Choose a file to import."), circle_id)
     try:
-        result = transfer.import_history(upload.read())
+        result = transfer.import_history(upload.read(), circle.id)
     except Rejected as exc:
-        return render_template("history/transfer.html", error=exc.message), 422
+        return _refuse_import(exc.message, circle_id)
     flash(str(result))
-    return redirect(url_for("web.games_list"), 303)
-
-
-def _game(public_id: str) -> game_service.Game:
-    try:
-        return game_service.get_game(public_id)
-    except NotFound:
-        abort(404)
+    return redirect(url_for("web.games_list", circle_id=circle_id), 303)
 
 
 @bp.get("/games/<public_id>/export.json")
 def game_export_json(public_id: str) -> Response:
-    """One game as JSON."""
-    body = transfer.game_json(_game(public_id))
+    """One game as JSON (for whoever holds its view link)."""
+    body = transfer.game_json(load_game(public_id))
     return _download(body, "application/json", f"wizard-{public_id}.json")
 
 
 @bp.get("/games/<public_id>/export.csv")
 def game_export_csv(public_id: str) -> Response:
     """One game's rounds as CSV."""
-    body = transfer.game_csv(_game(public_id))
+    body = transfer.game_csv(load_game(public_id))
     return _download(body, "text/csv", f"wizard-{public_id}.csv")

@@ -2,7 +2,10 @@
 
 Blank pads depend only on their normalised parameters, so their ETag is a hash of those
 and of the app's render version: any process answers ``If-None-Match`` with 304 without
-rendering, and a small in-process LRU keeps recently rendered bytes.
+rendering, and a small in-process LRU keeps recently rendered bytes. A game's filled pad
+changes with the game: its ETag adds the game's version, and the rendered PDF is kept in
+the page cache per game version (a variant per paper, language and build), so it is
+rendered once per change of the game, not once per request.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from scorekeeper import i18n, pdf
 from scorekeeper.engine import MAX_PLAYERS, MIN_PLAYERS, Plan, RuleSet
 from scorekeeper.i18n import LazyString, _, _l
 from scorekeeper.services import games as game_service
+from scorekeeper.services import pagecache
 from scorekeeper.services.charts import game_chart
 from scorekeeper.services.errors import NotFound, Rejected
 from scorekeeper.services.padview import (
@@ -202,11 +206,33 @@ def game_pad_pdf(public_id: str) -> ResponseReturnValue:
     etag = _etag(f"game|{game.public_id}|{game.version}|{paper}")
     if request.if_none_match.contains(etag):
         return _not_modified(etag, public=False)
-    view = pad_view(game)
-    body = _render(view, paper)
-    created = view.created_at if isinstance(view.created_at, datetime) else None
-    parts = ["wizard", created.strftime("%Y-%m-%d") if created else "", *view.names]
+    body = _kept_pad(game, paper)
+    created = game.created_at if isinstance(game.created_at, datetime) else None
+    names = game_service.names_of(game)
+    parts = ["wizard", created.strftime("%Y-%m-%d") if created else "", *names]
     return _pdf_response(body, _filename(parts), etag, public=False)
+
+
+def _kept_pad(game: game_service.Game, paper: str) -> bytes:
+    """The game's filled pad: rendered once per game version, paper, language and build,
+    and kept in the page cache for every later reader on any app server (a render takes
+    a second or two). Every change of the game bumps its version, so a kept pad of an
+    older version is never served."""
+    keeping = current_app.config.get("PAGE_CACHE", True)
+    variant = pad_variant(paper)
+    if keeping and (kept := pagecache.lookup(game.public_id, variant)) is not None:
+        return kept.body
+    body = _render(pad_view(game), paper)
+    if keeping:
+        pagecache.keep(game.id, game.version, variant, body)
+    return body
+
+
+def pad_variant(paper: str) -> str:
+    """The page-cache variant of a game's filled pad: everything but the game that the
+    PDF depends on (paper, the reader's language, the build), hashed into 32 characters."""
+    what = f"{_current_render_version()}|{i18n.current_language()}|{paper}"
+    return "pdf-" + hashlib.sha256(what.encode()).hexdigest()[:28]
 
 
 # -- rendering --------------------------------------------------------------------------------
@@ -269,6 +295,7 @@ def pad_context(pad: PadView | BlankPad, paper: str) -> dict[str, Any]:
     )
     if not blank:
         subtitle = subtitle.rsplit(" · ", 1)[0]
+    story = pdf.story_layout(layout, players)
     return {
         "pad": pad,
         "blank": blank,
@@ -288,8 +315,12 @@ def pad_context(pad: PadView | BlankPad, paper: str) -> dict[str, Any]:
         "title_width": pdf.TITLE_WIDTH,
         "suit_names": {option.value: option.label for option in trump_options(rules)},
         "number_pt": round(min(13.0, max(9.0, layout.row * 1.35)), 1),
-        # A played game's story (running totals, bids against tricks) on a second page.
-        "chart": game_chart(pad) if isinstance(pad, PadView) and standings else None,
+        # A played game's story (running totals, bids against tricks) on a second page,
+        # the chart as large as the page allows.
+        "story": story,
+        "chart": game_chart(pad, size=story.chart_size)
+        if isinstance(pad, PadView) and standings
+        else None,
     }
 
 
@@ -342,16 +373,30 @@ def _paper_name(paper: str) -> str:
 
 @cache
 def _render_version(template_folder: str, static_folder: str) -> str:
-    """Changes whenever a printed pad could look different: app, WeasyPrint, templates, CSS."""
+    """Changes whenever a printed pad could look different: the app's code, WeasyPrint,
+    the templates, the print CSS and the translations."""
     digest = hashlib.sha256()
     digest.update(_app_version().encode())
     digest.update(weasyprint.__version__.encode())
-    for path in sorted(Path(template_folder, "pad").glob("*.html")):
-        digest.update(path.read_bytes())
-    digest.update(Path(static_folder, "css", "print.css").read_bytes())
+    package = Path(__file__).resolve().parent.parent
+    for root, pattern in (
+        (package, "**/*.py"),
+        (Path(template_folder), "**/*.html"),
+        (Path(static_folder, "css"), "print.css"),
+    ):
+        for path in sorted(root.glob(pattern)):
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
     for catalog in sorted(i18n.TRANSLATIONS.glob("*/LC_MESSAGES/messages.mo")):
         digest.update(catalog.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def _current_render_version() -> str:
+    return _render_version(
+        str(Path(current_app.root_path, current_app.template_folder or "templates")),
+        current_app.static_folder or "static",
+    )
 
 
 def _app_version() -> str:
@@ -362,10 +407,7 @@ def _app_version() -> str:
 
 
 def _etag(key: str) -> str:
-    version = _render_version(
-        str(Path(current_app.root_path, current_app.template_folder or "templates")),
-        current_app.static_folder or "static",
-    )
+    version = _current_render_version()
     # The same pad in another language is another document.
     language = i18n.current_language()
     return hashlib.sha256(f"{version}|{language}|{key}".encode()).hexdigest()[:32]

@@ -10,14 +10,16 @@ from flask import Response, make_response, redirect, render_template, request, u
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
+from scorekeeper import limits
 from scorekeeper.engine import MAX_PLAYERS
 from scorekeeper.i18n import LazyString, _, _l
 from scorekeeper.idempotency import idempotent, remember
+from scorekeeper.models import Circle
 from scorekeeper.services import games as game_service
 from scorekeeper.services import players as player_service
 from scorekeeper.services.errors import Rejected
 from scorekeeper.web import bp
-from scorekeeper.web.access import grant_scorer, is_htmx
+from scorekeeper.web.access import grant_scorer, is_htmx, member_circles
 
 # Named presets: each sets every rule switch (not the players). The form shows the
 # switches, so a preset is only a quick way to set them, and can be adjusted after.
@@ -56,6 +58,7 @@ class SetupForm:
     dealer: str = "0"
     values: dict[str, str] = field(default_factory=lambda: dict(DEFAULTS))
     switches: set[str] = field(default_factory=set)
+    circle: str = ""  # the circle's public id; "" for a one-off game
 
     @classmethod
     def parse(cls, form: MultiDict[str, str]) -> SetupForm:
@@ -63,7 +66,7 @@ class SetupForm:
         names = (names + [""] * MAX_PLAYERS)[: max(MAX_PLAYERS, len(names))]
         values = {key: form.get(key, default).strip() for key, default in DEFAULTS.items()}
         switches = {key for key in SWITCHES if form.get(key)}
-        return cls(names, form.get("dealer", "0"), values, switches)
+        return cls(names, form.get("dealer", "0"), values, switches, form.get("circle", "")[:32])
 
     def players(self) -> list[str]:
         """The names in seat order; empty slots at the end are seats nobody took."""
@@ -148,11 +151,20 @@ def _whole(text: str) -> object:
     return int(text) if re.fullmatch(r"[+-]?\d{1,9}", text) else text
 
 
+def _circle(form: SetupForm) -> Circle | None:
+    """The circle the form names, if this browser holds its link."""
+    if not form.circle:
+        return None
+    return next((c for c in member_circles() if c.public_id == form.circle), None)
+
+
 def _render(form: SetupForm, *, status: int = 200, message: str | None = None) -> Response:
+    circle = _circle(form)
     context = {
         "form": form,
         "message": message,
-        "known_names": player_service.known_names(),
+        "circles": member_circles(),
+        "known_names": player_service.known_names(circle.id if circle else None),
         "seated": {player_service.name_key(n.strip()) for n in form.names if n.strip()},
         "presets": PRESETS,
         "preset": form.preset_in_use(),
@@ -165,8 +177,13 @@ def _render(form: SetupForm, *, status: int = 200, message: str | None = None) -
 
 @bp.get("/games/new")
 def new_game() -> Response:
-    """The setup form."""
-    return _render(SetupForm())
+    """The setup form: in the circle asked for, else this phone's latest circle."""
+    circles = member_circles()
+    asked = request.args.get("circle")
+    chosen = next((c for c in circles if c.public_id == asked), None)
+    if chosen is None and asked is None and circles:
+        chosen = circles[0]
+    return _render(SetupForm(circle=chosen.public_id if chosen else ""))
 
 
 @bp.post("/games/new")
@@ -176,8 +193,9 @@ def edit_setup() -> Response:
     form = SetupForm.parse(request.form)
     action, _, arg = request.form.get("do", "").partition(":")
     message = None
-    if action in ("up", "down") and arg.isdecimal():
-        form.move(int(arg), -1 if action == "up" else 1)
+    slot = limits.whole_number(arg)
+    if action in ("up", "down") and slot is not None:
+        form.move(slot, -1 if action == "up" else 1)
     elif action == "name" and arg:
         message = form.toggle(arg)
     elif action == "preset":
@@ -204,16 +222,23 @@ def create_game() -> ResponseReturnValue:
     The form carries an idempotency key: sent twice (a double tap, a resend after a
     timeout), it sets up one game and both answers lead to it."""
     form = SetupForm.parse(request.form)
+    circle = _circle(form)
+    if form.circle and circle is None:
+        return _render(
+            form, status=422, message=_("This phone can't open that circle: open its link first.")
+        )
     try:
         rules = game_service.parse_rules(form.rules())
-        game, token = game_service.create_game(form.players(), form.dealer_seat(), rules)
+        game, token = game_service.create_game(
+            form.players(), form.dealer_seat(), rules, circle_id=circle.id if circle else None
+        )
     except Rejected as exc:
         return _render(form, status=exc.status, message=exc.message)
     grant_scorer(game.public_id, token)
     # Kept with the answer (for a day at most), as the API's answer to a new game keeps
     # the token in its body: a replay makes the retrying browser the scorer again.
     remember(game=game.public_id, token=token)
-    target = url_for("web.game", public_id=game.public_id)
+    target = url_for("web.game", public_id=game.public_id, welcome=1)
     if is_htmx():
         response = make_response("", 204)
         response.headers["HX-Redirect"] = target

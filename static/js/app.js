@@ -69,6 +69,28 @@
   document.addEventListener("visibilitychange", keepAwake);
   document.addEventListener("DOMContentLoaded", keepAwake);
 
+  // What a tap changed is shown where the person is looking: a message (a rule broken,
+  // a round corrected or deleted), or the entry panel when it turned into something else
+  // (a correction, a delete to confirm, the round again). htmx keeps the page where it
+  // was, and a short panel in place of a long one would leave it all above the screen.
+  // Only for a tap: the live update of a following phone never moves the page.
+  var modeBefore = null;
+  document.addEventListener("htmx:beforeSwap", function () {
+    var panel = document.getElementById("entry");
+    modeBefore = panel ? panel.getAttribute("data-mode") : null;
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var config = event.detail.requestConfig;
+    var panel = document.getElementById("entry");
+    if (!panel || !config || !config.triggeringEvent) return;
+    var shown = panel.querySelector(".alert, .note");
+    if (!shown && panel.getAttribute("data-mode") !== modeBefore) shown = panel;
+    if (!shown) return;
+    var box = shown.getBoundingClientRect();
+    var bottom = shown === panel ? box.top + 1 : box.bottom;
+    if (box.top < 0 || bottom > window.innerHeight) shown.scrollIntoView({ block: "start" });
+  });
+
   // A tap replaces the entry panel, and with it the focused button. Someone entering a
   // round with a keyboard (or a switch) carries on at the next number key, not at the top.
   document.addEventListener("htmx:afterSettle", function () {

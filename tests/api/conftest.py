@@ -5,7 +5,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.api.support import Api, CheckedClient
+from tests.api.support import Api, CheckedClient, Circle, new_circle
 
 
 @pytest.fixture
@@ -17,3 +17,9 @@ def client(app: Flask) -> FlaskClient:
 @pytest.fixture
 def api(client: FlaskClient) -> Api:
     return Api(client)
+
+
+@pytest.fixture
+def circle(app: Flask) -> Circle:
+    """A circle, known by its API token."""
+    return new_circle(app)

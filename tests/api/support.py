@@ -15,11 +15,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
 from jsonschema import Draft202012Validator
 from werkzeug.test import TestResponse
 
 from scorekeeper.api.openapi import document
+from scorekeeper.services import circles
 
 DOC = document()
 API = "/api/v1"
@@ -102,6 +104,23 @@ class CheckedClient(FlaskClient):
 
 
 @dataclass
+class Circle:
+    """A circle as an API client knows it: by its token."""
+
+    token: str
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+def new_circle(app: Flask, name: str = "Friends") -> Circle:
+    """A new circle (made as its page makes it), with its API token."""
+    with app.app_context():
+        return Circle(circles.api_token(circles.create_circle(name)))
+
+
+@dataclass
 class Game:
     id: str
     token: str
@@ -126,15 +145,25 @@ class Api:
         self,
         players: Sequence[str] = ("Ann", "Ben", "Cat"),
         first_dealer: int = 0,
+        circle: Circle | None = None,
         **rules: Any,
     ) -> Game:
+        """A new game: one-off, or with ``circle`` in that circle."""
         response = self.client.post(
             f"{API}/games",
             json={"players": list(players), "first_dealer": first_dealer, "rules": rules},
+            headers={} if circle is None else circle.auth,
         )
         assert response.status_code == 201, response.get_json()
         body = response.get_json()
         return Game(body["id"], body["scorer_token"], body)
+
+    def listed(self, circle: Circle, query: str = "") -> dict[str, Any]:
+        """The circle's list of games (``query``: e.g. "?per_page=2")."""
+        response = self.client.get(f"{API}/games{query}", headers=circle.auth)
+        assert response.status_code == 200, response.get_json()
+        body: dict[str, Any] = response.get_json()
+        return body
 
     def get(self, game: Game) -> dict[str, Any]:
         response = self.client.get(game.url)

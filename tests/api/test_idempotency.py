@@ -6,8 +6,12 @@ from datetime import timedelta
 
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import func, select
 
+from scorekeeper.extensions import db
 from scorekeeper.idempotency import REPLAYED
+from scorekeeper.models import Game as GameRow
+from scorekeeper.models import IdempotencyKey
 from tests.api.support import API, Api, Game, error_of
 
 
@@ -83,13 +87,17 @@ def test_a_retried_put_with_if_match(api: Api, client: FlaskClient) -> None:
     assert changed["version"] == first.get_json()["version"]
 
 
-def test_a_retried_new_game_is_made_once(client: FlaskClient) -> None:
+def test_a_retried_new_game_is_made_once(app: Flask, client: FlaskClient) -> None:
     body = {"players": ["Ann", "Ben", "Cat"]}
-    first = client.post(f"{API}/games", json=body, headers={"Idempotency-Key": "new-1"})
-    again = client.post(f"{API}/games", json=body, headers={"Idempotency-Key": "new-1"})
+    # Without a token the key is the client's secret: a random one.
+    headers = {"Idempotency-Key": "0b6f3c1e-5a7d-4e8b-9c2f-7d1a4e6b8c30"}
+    first = client.post(f"{API}/games", json=body, headers=headers)
+    again = client.post(f"{API}/games", json=body, headers=headers)
     assert first.status_code == again.status_code == 201
     assert again.get_json()["id"] == first.get_json()["id"]
-    assert client.get(f"{API}/games").get_json()["total"] == 1
+    assert again.get_json()["scorer_token"] == first.get_json()["scorer_token"]
+    with app.app_context():  # a one-off game is in no list: count the stored games
+        assert db.session.scalar(select(func.count()).select_from(GameRow)) == 1
 
 
 def test_a_key_on_another_game_is_another_key(api: Api, client: FlaskClient) -> None:
@@ -146,8 +154,11 @@ def test_keys_expire_after_a_day(app: Flask, api: Api, client: FlaskClient) -> N
     put = {"tricks": [0, 0, 1]}
     assert client.put(f"{game.url}/rounds/1", json=put, headers=key("old", game)).status_code == 200
     with app.app_context():
+        # Stored under keyed hashes of the client and the key (see test_stored_secrets).
+        scope, stored = db.session.execute(select(IdempotencyKey.scope, IdempotencyKey.key)).one()
+        assert scope.startswith(f"api:{game.id}/")
         later = utcnow() + timedelta(hours=25)
-        assert idempotency.find(f"api:{game.id}", "old") is not None
-        assert idempotency.find(f"api:{game.id}", "old", now=later) is None
+        assert idempotency.find(scope, stored) is not None
+        assert idempotency.find(scope, stored, now=later) is None
         assert idempotency.expire(now=later) == 1
-        assert idempotency.find(f"api:{game.id}", "old") is None
+        assert idempotency.find(scope, stored) is None

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.api.support import API, Api
+from tests.api.support import API, Api, Circle
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9"}
 ENGLISH = {"Accept-Language": "en-GB"}
@@ -76,7 +76,7 @@ def test_a_body_that_is_not_json_in_german(client: FlaskClient) -> None:
     assert message(response).startswith("Der Body ist kein gültiges JSON: ")
 
 
-def test_http_errors_in_german(client: FlaskClient, api: Api) -> None:
+def test_http_errors_in_german(client: FlaskClient, api: Api, circle: Circle) -> None:
     game = api.create()
     response = client.get(f"{API}/nowhere", headers=GERMAN)
     assert (response.status_code, message(response)) == (
@@ -88,7 +88,7 @@ def test_http_errors_in_german(client: FlaskClient, api: Api) -> None:
     assert message(response).startswith("Um ein Spiel zu ändern, braucht es sein Schreiber-Token")
     response = client.get(f"{game.url}/rounds/7", headers=GERMAN)
     assert (response.status_code, message(response)) == (404, "Runde 7 ist nicht eingetragen.")
-    response = client.get(f"{API}/games?per_page=0", headers=GERMAN)
+    response = client.get(f"{API}/games?per_page=0", headers={**circle.auth, **GERMAN})
     assert (response.status_code, message(response)) == (
         400,
         "per_page muss eine ganze Zahl ab 1 sein.",

@@ -106,7 +106,7 @@ def test_required_keys_are_properties() -> None:
     walk(DOC["components"]["schemas"])
 
 
-def test_writes_need_the_scorer_token_and_document_its_errors() -> None:
+def test_each_operation_names_the_token_it_needs_and_its_errors() -> None:
     assert DOC["components"]["securitySchemes"]["scorerToken"] == {
         **DOC["components"]["securitySchemes"]["scorerToken"],
         "type": "http",
@@ -114,9 +114,18 @@ def test_writes_need_the_scorer_token_and_document_its_errors() -> None:
     }
     for path, item in DOC["paths"].items():
         for method, op in item.items():
+            if method == "parameters":
+                continue
             if method in ("post", "put", "delete") and path != "/api/v1/games":
                 assert op["security"] == [{"scorerToken": []}], (path, method)
                 for status in ("401", "403", "404", "409", "422"):
                     assert status in op["responses"], (path, method, status)
-            elif method != "parameters":
+            elif path == "/api/v1/games" and method == "post":
+                # A circle token is optional: without one the game is a one-off game.
+                assert op["security"] == [{}, {"circleToken": []}]
+                assert "401" in op["responses"]
+            elif path == "/api/v1/games" or path.startswith("/api/v1/circle"):
+                assert op["security"] == [{"circleToken": []}], (path, method)
+                assert "401" in op["responses"], (path, method)
+            else:
                 assert "security" not in op, (path, method)

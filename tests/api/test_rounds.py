@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.api.support import Api, Game, error_of
+from tests.api.support import Api, Circle, Game, error_of
 
 
 def fill(api: Api, game: Game, rounds: int) -> None:
@@ -61,8 +61,8 @@ def test_v10_scoring_numbers(api: Api) -> None:
 # -- a whole game -----------------------------------------------------------------------------
 
 
-def test_whole_game_to_the_end(client: FlaskClient, api: Api) -> None:
-    game = api.create(["A", "B", "C", "D", "E", "F"])
+def test_whole_game_to_the_end(api: Api, circle: Circle) -> None:
+    game = api.create(["A", "B", "C", "D", "E", "F"], circle=circle)
     fill(api, game, 9)
     last = api.get(game)["next_round"]
     assert last == {
@@ -88,7 +88,7 @@ def test_whole_game_to_the_end(client: FlaskClient, api: Api) -> None:
         response = api.add(game, [0] * 6, [10, 0, 0, 0, 0, 0])
         assert error_of(response) == (422, "game_over")  # a round past the end
         assert "10 rounds" in response.get_json()["error"]["message"]
-    summary = client.get("/api/v1/games").get_json()["games"][0]
+    summary = api.listed(circle)["games"][0]
     assert summary["finished"] is True
     assert summary["winners"] == ["B", "C", "D", "F"]
 

@@ -7,7 +7,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from scorekeeper.services import games as game_service
-from tests.api.support import API, Api, Game, error_of
+from tests.api.support import API, Api, Circle, Game, error_of
 
 
 def _answers(client: FlaskClient, api: Api, game: Game, bids: list[int]) -> list[bytes]:
@@ -28,10 +28,12 @@ def _anonymised(answer: bytes, game: Game, created_at: str) -> bytes:
     return answer.replace(game.id.encode(), b"ID").replace(created_at.encode(), b"WHEN")
 
 
-def test_secret_bids_do_not_leak_until_the_tricks(client: FlaskClient, api: Api) -> None:
+def test_secret_bids_do_not_leak_until_the_tricks(
+    client: FlaskClient, api: Api, circle: Circle
+) -> None:
     seen: list[list[bytes]] = []
     for secret in ([3, 2, 3], [0, 1, 0]):
-        game = api.create(bidding="secret")
+        game = api.create(bidding="secret", circle=circle)
         api.play(game, [1, 0, 0], [1, 0, 0])
         api.play(game, [0, 2, 0], [0, 2, 0])
         answers = _answers(client, api, game, secret)
@@ -44,7 +46,8 @@ def test_secret_bids_do_not_leak_until_the_tricks(client: FlaskClient, api: Api)
         shown = rb",\s*".join(str(b).encode() for b in secret)
         for answer in answers:
             assert re.search(rb'"bids":\s*\[\s*' + shown, answer) is None
-        assert b'"bids"' not in client.get(f"{API}/games").get_data()
+        listed = client.get(f"{API}/games", headers=circle.auth)
+        assert listed.status_code == 200 and b'"bids"' not in listed.get_data()
         seen.append([_anonymised(a, game, body["created_at"]) for a in answers])
     # Two games that differ only in their secret bids get the very same bytes.
     assert seen[0] == seen[1]

@@ -12,14 +12,14 @@ from flask.testing import FlaskClient
 from jsonschema import ValidationError
 from werkzeug.test import TestResponse
 
-from tests.api.support import API, DOC, Api, Game, error_of, schema, validate
+from tests.api.support import API, DOC, Api, Circle, Game, error_of, schema, validate
 
 
 def send(
-    client: FlaskClient, method: str, url: str, text: str, game: Game | None = None
+    client: FlaskClient, method: str, url: str, text: str, to: Game | Circle | None = None
 ) -> TestResponse:
-    """The body as written (``2.0`` stays ``2.0`` on the wire)."""
-    headers = game.auth if game is not None else {}
+    """The body as written (``2.0`` stays ``2.0`` on the wire), with the token of ``to``."""
+    headers = to.auth if to is not None else {}
     return client.open(
         url, method=method, data=text, content_type="application/json", headers=headers
     )
@@ -101,24 +101,28 @@ def test_a_fraction_is_refused_with_400(client: FlaskClient, api: Api, text: str
         assert message.startswith(f"{key} must be") and "whole number" in message
 
 
-def test_a_fractional_dealer_is_refused_with_400(client: FlaskClient) -> None:
+def test_a_fractional_dealer_is_refused_with_400(
+    client: FlaskClient, api: Api, circle: Circle
+) -> None:
     text = '{"players": ["Ann", "Ben", "Cat"], "first_dealer": 1.5}'
     assert not document_allows(json.loads(text), "NewGame")
-    response = send(client, "POST", f"{API}/games", text)
+    response = send(client, "POST", f"{API}/games", text, circle)
     assert error_of(response) == (400, "bad_request")
     message = response.get_json()["error"]["message"]
     assert message.startswith("first_dealer must be") and "whole number" in message
-    assert client.get(f"{API}/games").get_json()["games"] == []
+    assert api.listed(circle)["games"] == []
 
 
-def test_a_fraction_inside_the_rules_is_refused(client: FlaskClient) -> None:
+def test_a_fraction_inside_the_rules_is_refused(
+    client: FlaskClient, api: Api, circle: Circle
+) -> None:
     # Rule values are checked by the engine (422, bad_rules), naming the rule.
     text = '{"players": ["Ann", "Ben", "Cat"], "rules": {"scoring": {"exact_bonus": 2.5}}}'
     assert not document_allows(json.loads(text), "NewGame")
-    response = send(client, "POST", f"{API}/games", text)
+    response = send(client, "POST", f"{API}/games", text, circle)
     assert error_of(response) == (422, "bad_rules")
     assert "exact_bonus" in response.get_json()["error"]["message"]
-    assert client.get(f"{API}/games").get_json()["games"] == []
+    assert api.listed(circle)["games"] == []
 
 
 def test_the_document_says_how_integers_are_read() -> None:

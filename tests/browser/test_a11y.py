@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from scorekeeper import engine
 from scorekeeper.engine import Phase, RuleSet
+from scorekeeper.services import circles as circle_service
 from scorekeeper.services import digital as digital_service
 from scorekeeper.services import games as game_service
 
@@ -89,11 +90,28 @@ def phones(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[P
         context.close()
 
 
-def _play(app: Flask, names: list[str], rounds: int | None, short: bool = False) -> str:
+def _circle(app: Flask) -> tuple[int, str, str]:
+    """A circle: its database id, public id and link (path)."""
+    with app.app_context():
+        circle = circle_service.create_circle("Thursday Wizards")
+        return (
+            circle.id,
+            circle.public_id,
+            f"/c/{circle.public_id}/{circle_service.circle_key(circle)}",
+        )
+
+
+def _play(
+    app: Flask,
+    names: list[str],
+    rounds: int | None,
+    short: bool = False,
+    circle_id: int | None = None,
+) -> str:
     """A game made through the service with ``rounds`` rounds scored; its scorer link."""
     with app.app_context():
         rules = game_service.parse_rules({"round_plan": "short"} if short else {})
-        game, token = game_service.create_game(names, 0, rules)
+        game, token = game_service.create_game(names, 0, rules, circle_id=circle_id)
         plan = engine.round_plan(len(names), short=short)
         for number, cards in enumerate(plan[: rounds if rounds is not None else len(plan)]):
             bids = [cards, *([0] * (len(names) - 1))]
@@ -106,8 +124,10 @@ def _play(app: Flask, names: list[str], rounds: int | None, short: bool = False)
 
 def _pages(app: Flask, base: str, scorer: Page, viewer: Page) -> Iterator[tuple[str, Page]]:
     """Open each page in turn (as scorer or as a phone that only follows); yield its name."""
-    live = _play(app, ["Ann", "Ben", "Cat", "Dan"], 2)
-    done = _play(app, ["Eve", "Fay", "Gil"], None, short=True)
+    circle_id, circle, link = _circle(app)
+    live = _play(app, ["Ann", "Ben", "Cat", "Dan"], 2, circle_id=circle_id)
+    done = _play(app, ["Eve", "Fay", "Gil"], None, short=True, circle_id=circle_id)
+    one_off = _play(app, ["Hal", "Ivy", "Jo"], 1)
     scorer.goto(base + live)
     game_url = scorer.url
 
@@ -129,13 +149,23 @@ def _pages(app: Flask, base: str, scorer: Page, viewer: Page) -> Iterator[tuple[
     yield "game-finished", viewer
     viewer.goto(viewer.url + "/story")
     yield "game-story", viewer
+    # A new one-off game opens with its welcome: the scorer link, the only key.
+    scorer.goto(base + one_off)  # this phone keeps its score now
+    scorer.goto(base + one_off.split("/score/")[0] + "?welcome=1")
+    expect(scorer.locator("section.welcome")).to_be_visible()
+    yield "game-welcome", scorer
+    # The viewer opens the circle's link: its pages open from then on.
+    viewer.goto(base + link)
+    expect(viewer).to_have_url(re.compile(rf"/circles/{re.escape(circle)}$"))
+    yield "circle-home", viewer
     for path, name in [
         ("/", "home"),
         ("/games/new", "setup"),
-        ("/games", "history-games"),
-        ("/players", "history-players"),
-        ("/records", "records"),
-        ("/export", "export-import"),
+        ("/circles/new", "circle-new"),
+        (f"/circles/{circle}/games", "history-games"),
+        (f"/circles/{circle}/players", "history-players"),
+        (f"/circles/{circle}/records", "records"),
+        (f"/circles/{circle}/export", "export-import"),
         ("/pads", "pads-form"),
         ("/resolver/?trump=red&cards=B3+R2+W+J", "resolver"),
         ("/no/such/page", "not-found"),
@@ -143,9 +173,9 @@ def _pages(app: Flask, base: str, scorer: Page, viewer: Page) -> Iterator[tuple[
     ]:
         viewer.goto(base + path)
         yield name, viewer
-    viewer.goto(base + "/players")
+    viewer.goto(base + f"/circles/{circle}/players")
     viewer.locator("table.stats a").first.click()
-    expect(viewer).to_have_url(re.compile(r"/players/\d+$"))
+    expect(viewer).to_have_url(re.compile(rf"/circles/{re.escape(circle)}/players/\d+$"))
     yield "player", viewer
 
     # A digital game: the host's seat links, a seat, the pass-and-play phone.
@@ -213,7 +243,7 @@ def test_every_page_passes_axe_and_has_big_taps(
             small[name] = found
         if page.evaluate("document.documentElement.scrollWidth") > 390:
             wide.append(name)
-    assert len(visited) == 22, visited
+    assert len(visited) == 25, visited
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
     assert not small, "\n".join(f"{k}: {v}" for k, v in small.items())
     assert not wide

@@ -61,9 +61,11 @@ def test_the_form_sent_twice_deals_one_game(app: Flask, client: FlaskClient) -> 
 
 def test_a_retry_whose_answer_was_lost_gets_the_links(app: Flask, client: FlaskClient) -> None:
     data = {**FORM, "idempotency_key": form_key(client)}
+    # The phone as it sent the form: the answer, and the cookie it set, never arrive.
+    phone = app.test_client()
+    phone.set_cookie("session", client.get_cookie("session").value)  # type: ignore[union-attr]
     first = client.post("/digital/new", data=data)
     links = seat_links(client, first.headers["Location"])
-    phone = app.test_client()  # the first answer, cookie and all, never arrived
     again = phone.post("/digital/new", data=data)
     assert again.headers["Location"] == first.headers["Location"]
     assert seat_links(phone, again.headers["Location"]) == links

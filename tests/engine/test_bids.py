@@ -145,6 +145,19 @@ def test_v1_last_bidder_is_left_of_whoever_deals() -> None:
     assert allowed(V1, 0, {2: 1, 3: 1}, dealer=1) == [0, 1, 2, 3]
 
 
+def test_v1_a_bid_made_again_after_the_dealers_completes_the_round() -> None:
+    """On a score pad a bid can be taken back and made again after the others (the
+    dealer's too): it completes the round, so the rule holds it."""
+    # Dealer 3: order 0, 1, 2, 3. Seat 0's bid again, with 1 + 0 + 1 already bid.
+    assert allowed(V1, 0, {1: 1, 2: 0, 3: 1}) == [0, 2, 3]
+    assert allowed(V1, 1, {0: 1, 2: 0, 3: 1}) == [0, 2, 3]
+    # While another bid is still missing, nothing is forbidden yet.
+    assert allowed(V1, 0, {1: 1, 3: 1}) == [0, 1, 2, 3]
+    assert allowed(RuleSet(), 0, {1: 1, 2: 0, 3: 1}) == [0, 1, 2, 3]  # R9: no rule
+    with pytest.raises(IllegalBid, match="Ann can't bid 1: the bids would add up to the 3"):
+        check(V1, 1, seat=0, bids={1: 1, 2: 0, 3: 1})
+
+
 def test_v1_forbidden_bid_says_why_and_which_bids_are_allowed() -> None:
     with pytest.raises(IllegalBid) as info:
         check(V1, 0, seat=3, bids={0: 1, 1: 1, 2: 1})

@@ -1,4 +1,5 @@
-"""Building histories for the history tests: a small hand-computed one, and random ones."""
+"""Building histories for the history tests: a small hand-computed one, and random ones,
+in a circle (the history pages are a circle's); and a browser that holds its link."""
 
 from __future__ import annotations
 
@@ -6,12 +7,14 @@ import random
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from scorekeeper import engine
 from scorekeeper.engine import DealerRule, Plan, RuleSet
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, Player
+from scorekeeper.models import Circle, Game, Player
+from scorekeeper.services import circles as circle_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import players as player_service
 
@@ -19,9 +22,13 @@ SHORT = RuleSet(round_plan=Plan.SHORT)
 SHORT_CARDS = [2, 4, 6, 8, 10, 12, 14, 16, 18, 20]
 
 
+CIRCLE = "Friends"
+
+
 @dataclass(frozen=True)
 class Fixture:
-    """The small history: ids of the three games and the four players."""
+    """The small history: ids of the three games and the four players, and of the circle
+    they belong to (its public id, for its pages, and its database id)."""
 
     g1: str
     g2: str
@@ -30,17 +37,38 @@ class Fixture:
     ben: int
     cat: int
     dan: int
+    circle: str
+    circle_id: int
 
 
-def _game(names: list[str], rules: RuleSet, when: datetime) -> Game:
-    game, _token = game_service.create_game(names, 0, rules)
+def the_circle() -> Circle:
+    """The circle the test histories go into (made the first time it is asked for)."""
+    circle = db.session.scalar(select(Circle).where(Circle.name == CIRCLE))
+    return circle if circle is not None else circle_service.create_circle(CIRCLE)
+
+
+def join(client: FlaskClient, circle: str) -> FlaskClient:
+    """Open the circle's link (public id ``circle``) in this browser, as a member would:
+    from then on its pages open. Returns the client."""
+    with client.application.app_context():
+        found = circle_service.get_circle(circle)
+        link = f"/c/{found.public_id}/{circle_service.circle_key(found)}"
+    response = client.get(link)
+    assert response.status_code == 303, response.status_code
+    assert response.headers["Location"].endswith(f"/circles/{circle}"), response.headers
+    return client
+
+
+def _game(names: list[str], rules: RuleSet, when: datetime, circle_id: int) -> Game:
+    game, _token = game_service.create_game(names, 0, rules, circle_id=circle_id)
     game.created_at = when
     db.session.commit()
     return game
 
 
 def build_fixture() -> Fixture:
-    """Three games (see tests/history/test_stats.py for the values they give).
+    """Three games of the circle "Friends" (see tests/history/test_stats.py for the
+    values they give).
 
     g1 (short, Ann Ben Cat): every round Ann bids all cards and takes them, Ben bids and
         takes 0, Cat bids 1 and takes 0. Ann 1300, Ben 200, Cat -100: Ann wins.
@@ -49,20 +77,30 @@ def build_fixture() -> Fixture:
         Ann -400, Ben 850 (450 behind after round 5), Dan 200: Ben wins.
     g3 (full, Ann Ben Cat Dan, ongoing): two rounds.
     """
-    g1 = _game(["Ann", "Ben", "Cat"], SHORT, datetime(2025, 12, 24, 18, tzinfo=UTC))
+    circle = the_circle()
+    cid = circle.id
+    g1 = _game(["Ann", "Ben", "Cat"], SHORT, datetime(2025, 12, 24, 18, tzinfo=UTC), cid)
     for c in SHORT_CARDS:
         game_service.record_round(g1, [c, 0, 1], [c, 0, 0])
-    g2 = _game(["Ann", "Ben", "Dan"], SHORT, datetime(2025, 12, 25, 18, tzinfo=UTC))
+    g2 = _game(["Ann", "Ben", "Dan"], SHORT, datetime(2025, 12, 25, 18, tzinfo=UTC), cid)
     for c in SHORT_CARDS[:5]:
         game_service.record_round(g2, [c, 1, 0], [c, 0, 0])
     for c in SHORT_CARDS[5:]:
         game_service.record_round(g2, [c, c, 0], [0, c, 0])
-    g3 = _game(["Ann", "Ben", "Cat", "Dan"], RuleSet(), datetime(2026, 1, 6, 18, tzinfo=UTC))
+    g3 = _game(["Ann", "Ben", "Cat", "Dan"], RuleSet(), datetime(2026, 1, 6, 18, tzinfo=UTC), cid)
     game_service.record_round(g3, [1, 0, 0, 1], [1, 0, 0, 0])
     game_service.record_round(g3, [0, 1, 0, 1], [1, 1, 0, 0])
-    ids = {p.name: p.id for p in db.session.scalars(select(Player))}
+    ids = {p.name: p.id for p in db.session.scalars(select(Player).where(Player.circle_id == cid))}
     return Fixture(
-        g1.public_id, g2.public_id, g3.public_id, ids["Ann"], ids["Ben"], ids["Cat"], ids["Dan"]
+        g1.public_id,
+        g2.public_id,
+        g3.public_id,
+        ids["Ann"],
+        ids["Ben"],
+        ids["Cat"],
+        ids["Dan"],
+        circle.public_id,
+        cid,
     )
 
 
@@ -112,13 +150,16 @@ def random_round(rng: random.Random, game: Game) -> tuple[list[int | None], list
     return [bids.get(s) for s in range(n)], tricks
 
 
-def random_history(rng: random.Random, games: int) -> None:
-    """Random games through the services: some finished, some open, some corrected."""
+def random_history(rng: random.Random, games: int, circle_id: int | None = None) -> None:
+    """Random games through the services: some finished, some open, some corrected; in
+    the circle ``circle_id`` (by default the one of :func:`the_circle`)."""
+    if circle_id is None:
+        circle_id = the_circle().id
     for i in range(games):
         n = rng.randint(3, 6)
         names = rng.sample(NAMES, n)
         rules = random_rules(rng, n)
-        game, _ = game_service.create_game(names, rng.randrange(n), rules)
+        game, _ = game_service.create_game(names, rng.randrange(n), rules, circle_id=circle_id)
         game.created_at = datetime(2025, 1, 1, tzinfo=UTC).replace(day=1 + i % 28)
         plan = engine.plan_for(rules, n)
         rounds = len(plan) if rng.random() < 0.5 else rng.randint(0, len(plan) - 1)
@@ -141,7 +182,14 @@ def random_history(rng: random.Random, games: int) -> None:
         db.session.commit()
 
 
-def player_id(name: str) -> int:
-    player = db.session.scalar(db.select(Player).where(Player.key == player_service.name_key(name)))
+def player_id(name: str, circle_id: int | None = None) -> int:
+    """The id of the player of this name in the circle (by default :func:`the_circle`)."""
+    if circle_id is None:
+        circle_id = the_circle().id
+    player = db.session.scalar(
+        db.select(Player).where(
+            Player.circle_id == circle_id, Player.key == player_service.name_key(name)
+        )
+    )
     assert player is not None
     return int(player.id)

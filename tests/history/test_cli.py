@@ -11,6 +11,7 @@ from sqlalchemy import delete, func, select, update
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
+from scorekeeper.services import games as game_service
 from scorekeeper.services import transfer
 from tests.history.support import Fixture
 
@@ -36,7 +37,23 @@ def test_export_then_import(
     assert result.exit_code == 0, result.output
     assert "3 games imported" in result.output
     with app.app_context():
-        assert transfer.history_json() == backup.read_text()
+        assert transfer.history_json(None) == backup.read_text()
+        # Into the server's only circle, the fixture's, with the players it already had.
+        assert transfer.history_json(fx.circle_id) == backup.read_text()
+
+
+def test_export_of_one_circle(
+    app: Flask, runner: FlaskCliRunner, fx: Fixture, tmp_path: Path
+) -> None:
+    with app.app_context():
+        game_service.create_game(["Ann", "Ben", "Cat"], 0, game_service.parse_rules({}))
+    everything = json.loads(runner.invoke(args=["export", "-"]).stdout)
+    assert len(everything["games"]) == 4  # the one-off game too
+    result = runner.invoke(args=["export", "--circle", fx.circle, "-"])
+    assert result.exit_code == 0, result.output
+    assert [g["public_id"] for g in json.loads(result.stdout)["games"]] == [fx.g1, fx.g2, fx.g3]
+    result = runner.invoke(args=["export", "--circle", "no-such-circle", "-"])
+    assert result.exit_code != 0 and "no circle" in result.output
 
 
 def test_export_to_stdout(runner: FlaskCliRunner, fx: Fixture) -> None:
@@ -49,7 +66,7 @@ def test_bad_file_exits_non_zero_and_stores_nothing(
     app: Flask, runner: FlaskCliRunner, fx: Fixture, tmp_path: Path
 ) -> None:
     with app.app_context():
-        data = json.loads(transfer.history_json())
+        data = json.loads(transfer.history_json(None))
     data["games"][0]["public_id"] = "a-new-one"
     data["games"][0]["rounds"][3]["totals"] = [1, 2, 3]
     bad = tmp_path / "bad.json"
@@ -72,7 +89,9 @@ def test_rebuild_stats(app: Flask, runner: FlaskCliRunner, fx: Fixture) -> None:
     from scorekeeper.services import stats
 
     with app.app_context():
-        before = {k: v for k, v in vars(stats.player_stats(fx.ann)).items() if k != "player"}
+        before = {
+            k: v for k, v in vars(stats.player_stats(fx.ann, fx.circle_id)).items() if k != "player"
+        }
         # As after upgrading a database whose games predate the summaries.
         db.session.execute(update(Seat).values(total=0, won=None, by_cards=None))
         db.session.execute(delete(PlayerCards))
@@ -82,5 +101,7 @@ def test_rebuild_stats(app: Flask, runner: FlaskCliRunner, fx: Fixture) -> None:
     assert result.exit_code == 0, result.output
     assert "3 games" in result.stderr
     with app.app_context():
-        after = {k: v for k, v in vars(stats.player_stats(fx.ann)).items() if k != "player"}
+        after = {
+            k: v for k, v in vars(stats.player_stats(fx.ann, fx.circle_id)).items() if k != "player"
+        }
         assert after == before

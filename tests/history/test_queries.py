@@ -1,4 +1,5 @@
-"""Pages make a fixed number of queries, whatever the size of the history."""
+"""A circle's pages make a fixed number of queries, whatever the size of its history
+(and of the other circles')."""
 
 from __future__ import annotations
 
@@ -10,15 +11,16 @@ from flask import Flask
 from sqlalchemy import event
 
 from scorekeeper.extensions import db
-from tests.history.support import player_id, random_history
+from scorekeeper.services import circles as circle_service
+from tests.history.support import join, player_id, random_history, the_circle
 
 PAGES = [
-    "/games",
-    "/games?status=ongoing&round_plan=full",
-    "/games?player={ann}",
-    "/players",
-    "/players/{ann}",
-    "/records",
+    "/circles/{circle}/games",
+    "/circles/{circle}/games?status=ongoing&round_plan=full",
+    "/circles/{circle}/games?player={ann}",
+    "/circles/{circle}/players",
+    "/circles/{circle}/players/{ann}",
+    "/circles/{circle}/records",
 ]
 
 
@@ -42,9 +44,11 @@ def _query_counts(app: Flask) -> dict[str, int]:
     client = app.test_client()
     with app.app_context():
         ann = player_id("Ann")
+        circle = the_circle().public_id
+    join(client, circle)
     counts = {}
     for page in PAGES:
-        url = page.format(ann=ann)
+        url = page.format(ann=ann, circle=circle)
         client.get(url)  # warm up (first-request work is not the page's)
         with counting(app) as statements:
             response = client.get(url)
@@ -55,13 +59,19 @@ def _query_counts(app: Flask) -> dict[str, int]:
 
 def _history(app: Flask, games: int) -> None:
     with app.app_context():
-        random_history(random.Random(7), games)
+        circle_id = the_circle().id
+        random_history(random.Random(7), games, circle_id)
+        # As many games in another circle, with the same names.
+        other = circle_service.create_circle("Elsewhere")
+        random_history(random.Random(8), games, other.id)
         from scorekeeper.services import games as game_service
         from scorekeeper.services import players as player_service
 
         # Make sure "Ann" exists and has played.
-        player_service.get_or_create(["Ann"])
-        game, _ = game_service.create_game(["Ann", "Ben", "Cat"], 0, game_service.parse_rules({}))
+        player_service.get_or_create(["Ann"], circle_id)
+        game, _ = game_service.create_game(
+            ["Ann", "Ben", "Cat"], 0, game_service.parse_rules({}), circle_id=circle_id
+        )
         game_service.record_round(game, [1, 0, 0], [1, 0, 0])
 
 

@@ -20,13 +20,19 @@ from scorekeeper.idempotency import REPLAYED, REUSED
 from scorekeeper.models import Change, Game, IdempotencyKey, Player, Seat
 from scorekeeper.services import games as game_service
 from scorekeeper.services import transfer
-from tests.history.support import Fixture
+from tests.history.support import Fixture, join, the_circle
 
 
 @pytest.fixture
 def app(app: Flask) -> Flask:
     app.config["WTF_CSRF_ENABLED"] = False
     return app
+
+
+@pytest.fixture
+def client(client: FlaskClient, fx: Fixture) -> FlaskClient:
+    """A browser that holds the fixture circle's link."""
+    return join(client, fx.circle)
 
 
 def players(app: Flask) -> dict[int, str]:
@@ -46,7 +52,7 @@ def history(app: Flask) -> str:
     """Everything stored, as the backup file has it."""
     with app.app_context():
         db.session.expire_all()
-        return transfer.history_json()
+        return transfer.history_json(None)
 
 
 def keys_kept(app: Flask) -> int:
@@ -74,15 +80,15 @@ def flashed(client: FlaskClient, response: TestResponse) -> str:
 def test_a_rename_sent_twice_renames_once_and_answers_alike(
     app: Flask, client: FlaskClient, fx: Fixture
 ) -> None:
-    page = f"/players/{fx.cat}"
-    key = form_key(client, page, f"/players/{fx.cat}/rename")
-    assert key != form_key(client, page, f"/players/{fx.cat}/merge")
+    page = f"/circles/{fx.circle}/players/{fx.cat}"
+    key = form_key(client, page, f"/circles/{fx.circle}/players/{fx.cat}/rename")
+    assert key != form_key(client, page, f"/circles/{fx.circle}/players/{fx.cat}/merge")
     data = {"name": "Catherine", "idempotency_key": key}
-    first = client.post(f"/players/{fx.cat}/rename", data=data)
+    first = client.post(f"/circles/{fx.circle}/players/{fx.cat}/rename", data=data)
     assert first.status_code == 303
     assert "Renamed to Catherine." in flashed(client, first)
     after = history(app)
-    again = client.post(f"/players/{fx.cat}/rename", data=data)
+    again = client.post(f"/circles/{fx.circle}/players/{fx.cat}/rename", data=data)
     assert again.status_code == 303
     assert again.headers[REPLAYED] == "true"
     assert again.headers["Location"] == first.headers["Location"]
@@ -94,7 +100,7 @@ def test_a_rename_sent_twice_renames_once_and_answers_alike(
 def test_a_rename_under_a_new_key_is_a_new_rename(
     app: Flask, client: FlaskClient, fx: Fixture
 ) -> None:
-    url = f"/players/{fx.cat}/rename"
+    url = f"/circles/{fx.circle}/players/{fx.cat}/rename"
     assert client.post(url, data={"name": "Cathy", "idempotency_key": "r1"}).status_code == 303
     assert client.post(url, data={"name": "Cat", "idempotency_key": "r2"}).status_code == 303
     assert players(app)[fx.cat] == "Cat"
@@ -108,7 +114,7 @@ def test_a_refused_rename_changes_nothing_and_keeps_no_key(
     app: Flask, client: FlaskClient, fx: Fixture
 ) -> None:
     before = history(app)
-    url = f"/players/{fx.cat}/rename"
+    url = f"/circles/{fx.circle}/players/{fx.cat}/rename"
     for _ in range(2):
         refused = client.post(url, data={"name": "ann", "idempotency_key": "r1"})
         assert refused.status_code == 422
@@ -124,15 +130,16 @@ def test_a_key_reused_for_another_rename_is_refused(
 ) -> None:
     assert (
         client.post(
-            f"/players/{fx.cat}/rename", data={"name": "Cathy", "idempotency_key": "k"}
+            f"/circles/{fx.circle}/players/{fx.cat}/rename",
+            data={"name": "Cathy", "idempotency_key": "k"},
         ).status_code
         == 303
     )
     after = history(app)
     for url, data in (
-        (f"/players/{fx.cat}/rename", {"name": "Catalina"}),
-        (f"/players/{fx.dan}/rename", {"name": "Cathy2"}),
-        (f"/players/{fx.cat}/merge", {"other": str(fx.dan)}),
+        (f"/circles/{fx.circle}/players/{fx.cat}/rename", {"name": "Catalina"}),
+        (f"/circles/{fx.circle}/players/{fx.dan}/rename", {"name": "Cathy2"}),
+        (f"/circles/{fx.circle}/players/{fx.cat}/merge", {"other": str(fx.dan)}),
     ):
         refused = client.post(url, data={**data, "idempotency_key": "k"})
         assert refused.status_code == 422, url
@@ -143,9 +150,11 @@ def test_a_key_reused_for_another_rename_is_refused(
 # -- merge ----------------------------------------------------------------------------------
 
 
-def _cathy(app: Flask) -> int:
+def _cathy(app: Flask, fx: Fixture) -> int:
     with app.app_context():
-        game_service.create_game(["Cathy", "Eve", "Fay"], 0, game_service.parse_rules({}))
+        game_service.create_game(
+            ["Cathy", "Eve", "Fay"], 0, game_service.parse_rules({}), circle_id=fx.circle_id
+        )
         cathy = db.session.scalar(select(Player.id).where(Player.key == "cathy"))
         assert isinstance(cathy, int)
         return cathy
@@ -154,34 +163,45 @@ def _cathy(app: Flask) -> int:
 def test_a_merge_sent_twice_merges_once_and_answers_alike(
     app: Flask, client: FlaskClient, fx: Fixture
 ) -> None:
-    cathy = _cathy(app)
-    key = form_key(client, f"/players/{fx.cat}", f"/players/{fx.cat}/merge")
+    cathy = _cathy(app, fx)
+    key = form_key(
+        client,
+        f"/circles/{fx.circle}/players/{fx.cat}",
+        f"/circles/{fx.circle}/players/{fx.cat}/merge",
+    )
     data = {"other": str(cathy), "idempotency_key": key}
-    first = client.post(f"/players/{fx.cat}/merge", data=data)
+    first = client.post(f"/circles/{fx.circle}/players/{fx.cat}/merge", data=data)
     assert first.status_code == 303
     assert "Merged: all those games are now Cat's." in flashed(client, first)
     after, seats = history(app), seats_of(app)
     assert cathy not in players(app)
     # Without the key the resent merge would find Cathy gone (404); with it, the answer
     # is the first one's.
-    again = client.post(f"/players/{fx.cat}/merge", data=data)
+    again = client.post(f"/circles/{fx.circle}/players/{fx.cat}/merge", data=data)
     assert again.status_code == 303
     assert again.headers[REPLAYED] == "true"
     assert again.headers["Location"] == first.headers["Location"]
     assert "Merged: all those games are now Cat's." in flashed(client, again)
     assert history(app) == after and seats_of(app) == seats
-    assert client.post(f"/players/{fx.cat}/merge", data={"other": str(cathy)}).status_code == 404
+    assert (
+        client.post(
+            f"/circles/{fx.circle}/players/{fx.cat}/merge", data={"other": str(cathy)}
+        ).status_code
+        == 404
+    )
 
 
 def test_a_refused_merge_changes_nothing(app: Flask, client: FlaskClient, fx: Fixture) -> None:
     before, seats = history(app), seats_of(app)
     refused = client.post(
-        f"/players/{fx.ann}/merge", data={"other": str(fx.ben), "idempotency_key": "m1"}
+        f"/circles/{fx.circle}/players/{fx.ann}/merge",
+        data={"other": str(fx.ben), "idempotency_key": "m1"},
     )
     assert refused.status_code == 422
     assert "can't be merged" in html.unescape(refused.get_data(as_text=True))
     again = client.post(
-        f"/players/{fx.ann}/merge", data={"other": str(fx.ben), "idempotency_key": "m1"}
+        f"/circles/{fx.circle}/players/{fx.ann}/merge",
+        data={"other": str(fx.ben), "idempotency_key": "m1"},
     )
     assert again.status_code == 422 and REPLAYED not in again.headers
     assert history(app) == before and seats_of(app) == seats
@@ -192,24 +212,30 @@ def test_a_refused_merge_changes_nothing(app: Flask, client: FlaskClient, fx: Fi
 
 
 def _backup(client: FlaskClient) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(client.get("/export/history.json").data)
+    with client.application.app_context():
+        circle = the_circle().public_id
+    data: dict[str, Any] = json.loads(client.get(f"/circles/{circle}/export/history.json").data)
     return data
 
 
 def _fresh(app: Flask) -> FlaskClient:
-    """A server with nothing stored, to import into (the same database, emptied)."""
+    """A server with nothing stored but an empty circle, to import into (the same
+    database, emptied), and a browser that holds its link."""
     with app.app_context():
         for table in reversed(db.metadata.sorted_tables):
             db.session.execute(table.delete())
         db.session.commit()
-    return app.test_client()
+        circle = the_circle().public_id
+    return join(app.test_client(), circle)
 
 
 def upload(client: FlaskClient, body: bytes, key: str | None, name: str = "h.json") -> TestResponse:
     data: dict[str, Any] = {"file": (io.BytesIO(body), name)}
     if key is not None:
         data["idempotency_key"] = key
-    return client.post("/import", data=data, content_type="multipart/form-data")
+    with client.application.app_context():
+        circle = the_circle().public_id
+    return client.post(f"/circles/{circle}/import", data=data, content_type="multipart/form-data")
 
 
 def test_an_import_sent_twice_imports_once_and_answers_alike(
@@ -217,7 +243,9 @@ def test_an_import_sent_twice_imports_once_and_answers_alike(
 ) -> None:
     body = json.dumps(_backup(client)).encode()
     client = _fresh(app)
-    key = form_key(client, "/export", "/import")
+    with app.app_context():
+        circle = the_circle().public_id
+    key = form_key(client, f"/circles/{circle}/export", f"/circles/{circle}/import")
     first = upload(client, body, key)
     assert first.status_code == 303
     assert "3 games imported" in flashed(client, first)

@@ -4,6 +4,7 @@ import pytest
 
 from scorekeeper import engine
 from scorekeeper.engine import RoundEntry, RuleSet
+from scorekeeper.services import circles as circle_service
 from scorekeeper.services import stats
 from tests.history.support import Fixture
 
@@ -16,7 +17,7 @@ ANN_G3 = 30 - 10  # 20, ongoing
 
 
 def test_player_stats_by_hand(fx: Fixture) -> None:
-    s = stats.player_stats(fx.ann)
+    s = stats.player_stats(fx.ann, fx.circle_id)
     assert (ANN_G1, ANN_G2) == (1300, -400)
     assert s.games == 3
     assert s.finished == 2
@@ -47,25 +48,25 @@ def test_player_stats_by_hand(fx: Fixture) -> None:
 
 
 def test_other_players_by_hand(fx: Fixture) -> None:
-    ben = stats.player_stats(fx.ben)
+    ben = stats.player_stats(fx.ben, fx.circle_id)
     assert (ben.games, ben.finished, ben.wins) == (3, 2, 1)
     assert ben.avg_final == (200 + 850) / 2
     assert (ben.exact, ben.unders, ben.overs, ben.best_streak) == (10 + 5 + 2, 5, 0, 10)
-    cat = stats.player_stats(fx.cat)
+    cat = stats.player_stats(fx.cat, fx.circle_id)
     assert (cat.wins, cat.win_rate, cat.exact, cat.unders) == (0, 0.0, 0 + 2, 10)
     assert cat.best_game is not None and cat.best_game.total == -100
-    dan = stats.player_stats(fx.dan)
+    dan = stats.player_stats(fx.dan, fx.circle_id)
     assert dan.best_streak == 10
     assert dan.tendency == "takes fewer tricks than bid"  # 0 over, 2 under in g3
 
 
 def test_player_lines(fx: Fixture) -> None:
-    lines = {p.name: (p.games, p.wins) for p in stats.player_lines()}
+    lines = {p.name: (p.games, p.wins) for p in stats.player_lines(fx.circle_id)}
     assert lines == {"Ann": (3, 1), "Ben": (3, 1), "Cat": (2, 0), "Dan": (2, 0)}
 
 
 def test_records_by_hand(fx: Fixture) -> None:
-    r = stats.records()
+    r = stats.records(fx.circle_id)
     assert [(x.name, x.value) for x in r.highest_final] == [
         ("Ann", 1300),
         ("Ben", 850),
@@ -80,9 +81,13 @@ def test_records_by_hand(fx: Fixture) -> None:
     assert [(x.name, x.value, x.public_id) for x in r.biggest_comeback] == [("Ben", 450, fx.g2)]
 
 
-def test_unknown_player() -> None:
+def test_unknown_player(fx: Fixture) -> None:
     with pytest.raises(stats.NotFound):
-        stats.player_stats(999)
+        stats.player_stats(999, fx.circle_id)
+    # A player of the circle is unknown to every other circle.
+    other = circle_service.create_circle("Elsewhere")
+    with pytest.raises(stats.NotFound):
+        stats.player_stats(fx.ann, other.id)
 
 
 def test_summary_of_a_saboteur_dealer_round() -> None:
@@ -146,10 +151,11 @@ def test_kept_summaries_match_the_rounds(seed: int) -> None:
     from scorekeeper.models import Game
     from scorekeeper.services import games as game_service
     from scorekeeper.services import roster
-    from tests.history.support import player_id, random_history
+    from tests.history.support import player_id, random_history, the_circle
 
     rng = random.Random(seed)
-    random_history(rng, 8)
+    circle_id = the_circle().id
+    random_history(rng, 8, circle_id)
     for game in db.session.scalars(select(Game)).all():
         complete = [r for r in game.rounds if r.complete]
         if complete and rng.random() < 0.5 and game.rounds[-1].complete:
@@ -163,10 +169,13 @@ def test_kept_summaries_match_the_rounds(seed: int) -> None:
                 tricks[src] -= 1
                 tricks[(src + 1) % len(tricks)] += 1
                 game_service.update_round(game, 1, tricks=tricks)
-    game_service.create_game(["Zoe", "Yan", "Xi"], 0, RuleSet())
-    g, _ = game_service.create_game(["Zoë", "Wu", "Vi"], 0, RuleSet())
+    game_service.create_game(["Zoe", "Yan", "Xi"], 0, RuleSet(), circle_id=circle_id)
+    g, _ = game_service.create_game(["Zoë", "Wu", "Vi"], 0, RuleSet(), circle_id=circle_id)
     game_service.record_round(g, [1, 0, 0], [1, 0, 0])
-    roster.merge_players(player_id("Zoe"), player_id("Zoë"))
+    # A one-off game's players count for that game alone.
+    g, _ = game_service.create_game(["Zoe", "Wu", "Xi"], 0, RuleSet())
+    game_service.record_round(g, [0, 1, 0], [0, 1, 0])
+    roster.merge_players(circle_id, player_id("Zoe"), player_id("Zoë"))
     assert _kept_cards() == _cards_from_rounds()
     assert _kept_rivalries() == _rivalries_from_seats()
     for game in db.session.scalars(select(Game)):

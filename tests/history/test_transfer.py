@@ -19,7 +19,7 @@ from scorekeeper.models import Change, Game, Player, Round, RoundResult, Seat
 from scorekeeper.services import games as game_service
 from scorekeeper.services import stats, transfer
 from scorekeeper.services.errors import Rejected
-from tests.history.support import Fixture, random_history
+from tests.history.support import Fixture, random_history, the_circle
 
 pytestmark = pytest.mark.usefixtures("ctx")
 
@@ -38,14 +38,14 @@ def _wipe() -> None:
 
 
 def test_round_trip_of_the_fixture(fx: Fixture) -> None:
-    first = transfer.history_json()
-    before = stats.player_stats(fx.ann)
+    first = transfer.history_json(fx.circle_id)
+    before = stats.player_stats(fx.ann, fx.circle_id)
     _wipe()
-    assert transfer.import_history(first) == transfer.ImportResult(3, 0)
-    assert transfer.history_json() == first
+    assert transfer.import_history(first, fx.circle_id) == transfer.ImportResult(3, 0)
+    assert transfer.history_json(fx.circle_id) == first
     ann = db.session.scalar(select(Player.id).where(Player.key == "ann"))
     assert ann is not None
-    after = stats.player_stats(ann)
+    after = stats.player_stats(ann, fx.circle_id)
     assert (after.games, after.wins, after.exact, after.best_streak) == (
         before.games,
         before.wins,
@@ -57,23 +57,24 @@ def test_round_trip_of_the_fixture(fx: Fixture) -> None:
 @pytest.mark.parametrize("seed", range(6))
 def test_round_trip_of_random_histories(seed: int) -> None:
     random_history(random.Random(seed), 6)
-    first = transfer.history_json()
+    circle_id = the_circle().id
+    first = transfer.history_json(circle_id)
     data = json.loads(first)
     assert data["format"] == "scorekeeper-history" and data["version"] == 1
     assert len(data["games"]) == 6
     _wipe()
-    result = transfer.import_history(first)
+    result = transfer.import_history(first, circle_id)
     assert result.imported == 6
-    assert transfer.history_json() == first
+    assert transfer.history_json(circle_id) == first
     # The imported games keep working: their sheets still load.
     for game in db.session.scalars(select(Game)):
         game_service.sheet_of(game)
 
 
 def test_game_already_here_is_skipped(fx: Fixture) -> None:
-    text = transfer.history_json()
+    text = transfer.history_json(fx.circle_id)
     before = _counts()
-    assert transfer.import_history(text) == transfer.ImportResult(0, 3)
+    assert transfer.import_history(text, fx.circle_id) == transfer.ImportResult(0, 3)
     assert _counts() == before
 
 
@@ -101,9 +102,9 @@ def test_secret_bids_of_the_open_round_stay_secret_in_downloads(app: Flask) -> N
     g = json.loads(transfer.game_json(game))["game"]
     assert g["rounds"][0]["bids"] == [None, None, None]
     assert "1" not in [row[6] for row in csv.reader(io.StringIO(transfer.game_csv(game)))][1:]
-    backup = json.loads(transfer.history_json(reveal_open_bids=False))
+    backup = json.loads(transfer.history_json(None, reveal_open_bids=False))
     assert backup["games"][0]["rounds"][0]["bids"] == [None, None, None]
-    full = json.loads(transfer.history_json())
+    full = json.loads(transfer.history_json(None))
     assert full["games"][0]["rounds"][0]["bids"] == [1, 0, 0]
 
 
@@ -179,13 +180,13 @@ BAD: list[tuple[str, Mutation, str]] = [
 def test_bad_file_is_refused_and_nothing_stored(
     fx: Fixture, what: str, mutate: Mutation, says: str
 ) -> None:
-    data = json.loads(transfer.history_json())
+    data = json.loads(transfer.history_json(fx.circle_id))
     _wipe()
     game_service.create_game(["Zed", "Yan", "Xi"], 0, game_service.parse_rules({}))
     mutate(data)
     before = _counts()
     with pytest.raises(Rejected) as err:
-        transfer.import_history(json.dumps(data))
+        transfer.import_history(json.dumps(data), fx.circle_id)
     assert says.lower() in err.value.message.lower(), err.value.message
     assert _counts() == before
 
@@ -195,16 +196,16 @@ def test_bad_file_is_refused_and_nothing_stored(
 )
 def test_broken_files_are_refused(app: Flask, text: str | bytes) -> None:
     with pytest.raises(Rejected):
-        transfer.import_history(text)
+        transfer.import_history(text, the_circle().id)
     assert _counts() == (0, 0, 0, 0, 0, 0)
 
 
 def test_a_bad_game_late_in_the_file_stores_none_of_the_good_ones(fx: Fixture) -> None:
-    data = json.loads(transfer.history_json())
+    data = json.loads(transfer.history_json(fx.circle_id))
     _wipe()
     data["games"][2]["rounds"][1]["tricks"] = [2, 2, 0, 0]
     with pytest.raises(Rejected, match=r"Game 3 .*Round 2"):
-        transfer.import_history(json.dumps(data))
+        transfer.import_history(json.dumps(data), fx.circle_id)
     assert _counts() == (0, 0, 0, 0, 0, 0)
 
 
@@ -219,10 +220,10 @@ def test_a_round_kept_after_a_correction_is_accepted(app: Flask) -> None:
     # Correct round 1 so that Ann led: round 2's bids would now be refused (V2).
     game_service.update_round(game, 1, bids=[1, 0, 0], tricks=[1, 0, 0])
     assert game_service.sheet_of(game).totals_before(2) == (30, 20, 20)
-    text = transfer.history_json()
+    text = transfer.history_json(None)
     _wipe()
-    assert transfer.import_history(text).imported == 1
-    assert transfer.history_json() == text
+    assert transfer.import_history(text, the_circle().id).imported == 1
+    assert transfer.history_json(None) == text
 
 
 def test_one_game_download_imports_read_only(fx: Fixture) -> None:
@@ -230,7 +231,7 @@ def test_one_game_download_imports_read_only(fx: Fixture) -> None:
     text = transfer.game_json(game)
     old_hash = game.scorer_token_hash
     _wipe()
-    assert transfer.import_history(text) == transfer.ImportResult(1, 0)
+    assert transfer.import_history(text, fx.circle_id) == transfer.ImportResult(1, 0)
     moved = game_service.get_game(fx.g2)
     assert moved.scorer_token_hash != old_hash
     assert transfer.game_json(moved) == text

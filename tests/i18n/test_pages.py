@@ -58,11 +58,12 @@ def test_game_page_in_english(english: Pages) -> None:
 def test_the_switch_is_remembered(app: Flask) -> None:
     client = app.test_client()  # no Accept-Language: English
     assert "New game" in client.get("/").get_data(as_text=True)
-    response = client.get("/lang/de?next=/games")
+    games = f"/circles/{Pages(client).make_circle()}/games"
+    response = client.get(f"/lang/de?next={games}")
     assert response.status_code == 303
-    assert response.headers["Location"] == "/games"
+    assert response.headers["Location"] == games
     assert "Neues Spiel" in client.get("/").get_data(as_text=True)
-    assert "Spiele" in client.get("/games").get_data(as_text=True)
+    assert "Spiele" in client.get(games).get_data(as_text=True)
     # The choice beats the browser's language, both ways.
     german_browser = {"Accept-Language": "de"}
     client.post("/lang/en?next=/")
@@ -70,8 +71,9 @@ def test_the_switch_is_remembered(app: Flask) -> None:
 
 
 def test_the_switch_links_back_to_the_page(german: Pages) -> None:
-    body = german.client.get("/games?status=finished").get_data(as_text=True)
-    assert 'href="/lang/en?next=/games?status%3Dfinished"' in body
+    games = f"/circles/{german.make_circle()}/games"
+    body = german.client.get(f"{games}?status=finished").get_data(as_text=True)
+    assert f'href="/lang/en?next={games}?status%3Dfinished"' in body
     assert 'lang="de" aria-current="true"' in body
 
 
@@ -168,11 +170,12 @@ def test_game_pad_pdf_in_german(german: Pages) -> None:
 
 
 def test_history_in_german(german: Pages) -> None:
-    german.new_game(["Ann", "Ben", "Cat"], dealer=0)
-    text = words(german.client.get("/games").get_data(as_text=True))
+    circle = f"/circles/{german.make_circle()}"
+    german.new_game(["Ann", "Ben", "Cat"], dealer=0, circle=circle.rsplit("/", 1)[1])
+    text = words(german.client.get(f"{circle}/games").get_data(as_text=True))
     assert "Spiele" in text and "Laufend" in text
-    assert "Spieler" in words(german.client.get("/players").get_data(as_text=True))
-    assert "Rekorde" in words(german.client.get("/records").get_data(as_text=True))
+    assert "Spieler" in words(german.client.get(f"{circle}/players").get_data(as_text=True))
+    assert "Rekorde" in words(german.client.get(f"{circle}/records").get_data(as_text=True))
 
 
 def test_numbers_and_dates_follow_the_locale(app: Flask) -> None:

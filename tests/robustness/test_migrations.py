@@ -4,7 +4,8 @@ to date: every game, round and change is still there and the app serves them.
 The games go in through raw SQL that matches 0001's schema (as the app of that time wrote
 them): a finished 3-player game, a 4-player game in progress with an open round (bids
 only), and a 6-player game of two rounds. 0002 adds the per-seat statistics with zeros,
-so (as its notes say) `flask rebuild-stats` fills them in after the upgrade.
+so (as its notes say) `flask rebuild-stats` fills them in after the upgrade. 0006 puts
+every game and player into one circle, whose link `flask circles` prints for the owner.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from sqlalchemy import inspect, select, text
 from scorekeeper import create_app, engine
 from scorekeeper.engine import RoundEntry, RuleSet
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, Seat
+from scorekeeper.models import Circle, Game, Player, Seat
 
 TOKEN = "scorer-token-of-an-old-game"
 
@@ -156,7 +157,31 @@ def test_upgrade_from_0001_keeps_and_serves_games(tmp_path: Path, database_url: 
             assert game.rounds[-1].complete is not open_last
         seats = db.session.scalars(select(Seat)).all()
         assert sum(s.rounds for s in seats) > 0  # the statistics were rebuilt
+        # The whole server's games and players so far are one circle's now.
+        [circle] = db.session.scalars(select(Circle)).all()
+        assert {g.circle_id for g in db.session.scalars(select(Game))} == {circle.id}
+        assert {p.circle_id for p in db.session.scalars(select(Player))} == {circle.id}
         db.session.remove()
+
+    # `flask circles` prints that circle's link; opening it opens the old history.
+    listed = app.test_cli_runner().invoke(args=["circles"])
+    assert listed.exit_code == 0, listed.output
+    [line] = listed.stdout.splitlines()
+    circle_id, count, _name, link = line.split("\t")
+    assert count == "3" and link.startswith(f"/c/{circle_id}/")
+    member = app.test_client()
+    opened = member.get(link)
+    assert opened.status_code == 303
+    assert opened.headers["Location"] == f"/circles/{circle_id}"
+    listed_games = member.get(f"/circles/{circle_id}/games").get_data(as_text=True)
+    for pid in games:
+        assert f'href="/games/{pid}"' in listed_games
+    players = member.get(f"/circles/{circle_id}/players").get_data(as_text=True)
+    for names, *_ in games.values():
+        for name in names:
+            assert f">{name}</a>" in players
+    # Without the link the circle stays closed.
+    assert app.test_client().get(f"/circles/{circle_id}/games").status_code == 404
 
     client = app.test_client()
     for pid, (names, rounds, _open, _) in games.items():
@@ -177,7 +202,7 @@ def test_upgrade_from_0001_keeps_and_serves_games(tmp_path: Path, database_url: 
         headers={"Authorization": f"Bearer {TOKEN}"},
     )
     assert r.status_code == 200, r.get_json()
-    assert client.get("/players").status_code == 200
+    assert member.get(f"/circles/{circle_id}/players").status_code == 200
     with app.app_context():
         db.session.remove()
         db.engine.dispose()

@@ -4,7 +4,11 @@ Every operation gets generated requests (valid and invalid). Each answer must be
 have a documented status, match the documented schema, and every rejection must be a 4xx
 whose JSON body says what was wrong. A hook points about half of the requests at a real
 game with its real scorer token and gives round writes plausible bodies, so writes also
-succeed instead of all ending in 404/401. At least 1,000 cases run in total.
+succeed instead of all ending in 404/401. Of the circle's operations' cases that carry a
+token, about half get the real circle's token (and real player ids, or a plausible new
+game), the others another circle's token, none, or a wrong one; their negative cases
+leave the token out or garble it, and schemathesis's own probes send each accepted request
+again without a token and with a wrong one. At least 1,000 cases run in total.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from sqlalchemy import create_engine, text
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from scorekeeper.services import circles
 
 EXAMPLES_PER_OPERATION = 250
 MIN_CASES = 1000
@@ -37,18 +42,61 @@ RUN: dict[str, int] = {}
 
 
 class Live:
-    """The real game the hook aims at; replaced by a new one when it is finished."""
+    """The real game the hook aims at, replaced by a new one when it is finished, in the
+    real circle ``circle`` (another circle, ``other``, has games and players too)."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
         self.client = app.test_client()
         self.id = ""
         self.token = ""
+        self.circle = self.new_circle("Friends")
+        self.other = self.new_circle("Others")
+        # A finished game in each circle: statistics and records to show.
+        for circle, players in ((self.circle, "Ann Ben Cat"), (self.other, "Ann Dan Eve")):
+            self.finished_game(circle, players.split())
         self.new_game()
+        self.players = self.player_ids(self.circle)
+        self.other_players = self.player_ids(self.other)
+
+    def new_circle(self, name: str) -> str:
+        with self.app.app_context():
+            return circles.api_token(circles.create_circle(name))
+
+    @property
+    def wrong_token(self) -> str:
+        public_id, _dot, key = self.circle.partition(".")
+        return f"{public_id}.{key[::-1]}"
+
+    def finished_game(self, circle: str, players: list[str]) -> None:
+        response = self.client.post(
+            f"{API}/games",
+            json={"players": players, "rules": {"round_plan": "short"}},
+            headers=bearer(circle),
+        )
+        assert response.status_code == 201, response.get_json()
+        body = response.get_json()
+        scorer = bearer(body["scorer_token"])
+        while body["next_round"] is not None:
+            cards = body["next_round"]["cards"]
+            response = self.client.post(
+                f"{API}/games/{body['id']}/rounds",
+                json={"bids": [0, cards, 0], "tricks": [0, cards, 0]},
+                headers=scorer,
+            )
+            assert response.status_code == 201, response.get_json()
+            body = response.get_json()
+
+    def player_ids(self, circle: str) -> list[int]:
+        response = self.client.get(f"{API}/circle/players", headers=bearer(circle))
+        assert response.status_code == 200, response.get_json()
+        return [p["id"] for p in response.get_json()["players"]]
 
     def new_game(self) -> None:
         response = self.client.post(
-            f"{API}/games", json={"players": ["Ann", "Ben", "Cat"], "first_dealer": 1}
+            f"{API}/games",
+            json={"players": ["Ann", "Ben", "Cat"], "first_dealer": 1},
+            headers=bearer(self.circle),
         )
         assert response.status_code == 201, response.get_json()
         body = response.get_json()
@@ -63,7 +111,7 @@ class Live:
 
     @property
     def auth(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}"}
+        return bearer(self.token)
 
     def state(self) -> dict[str, Any]:
         body: dict[str, Any] = self.client.get(f"{API}/games/{self.id}").get_json()
@@ -71,6 +119,15 @@ class Live:
             self.new_game()
             body = self.client.get(f"{API}/games/{self.id}").get_json()
         return body
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def circle_operation(path: str) -> bool:
+    """The operations a circle token opens (and setting up a game, where it is optional)."""
+    return path == f"{API}/games" or path.startswith(f"{API}/circle")
 
 
 def _database_url() -> str:
@@ -112,22 +169,58 @@ schema = schemathesis.openapi.from_wsgi(f"{API}/openapi.json", APP)
 
 
 @schema.auth(refresh_interval=None, retry_on=[])
-class ScorerToken:
-    """The live game's scorer token on every write (a write to another game id is a 404
-    anyway); schemathesis's own probes then check that writes without it, or with a wrong
-    one, are refused."""
+class Tokens:
+    """The real circle's token on the circle's operations, the live game's scorer token on
+    the others (a write to another game id is a 404 anyway); schemathesis's own probes
+    then check that requests without it, or with a wrong one, are refused."""
 
     def get(self, case: Any, ctx: Any) -> str | None:
-        return LIVE[0].token if LIVE else None
+        if not LIVE:
+            return None
+        return LIVE[0].circle if circle_operation(case.path) else LIVE[0].token
 
     def set(self, case: Any, data: str | None, ctx: Any) -> None:
         if data is not None:
             case.headers = {**(case.headers or {}), "Authorization": f"Bearer {data}"}
 
 
+# Whose token a circle operation's case carries: the real circle's in half of them.
+WHO = ("circle", "circle", "circle", "other", "none", "wrong")
+
+
+def aim_at_circle(case: Any) -> Any:
+    """Give the case the real circle's token, another circle's, none or a wrong one, and
+    (half the time) a real player id of either circle, or a plausible new game."""
+
+    def aim(choice: tuple[str, bool, bool, int]) -> Any:
+        who, real_player, own_player, index = choice
+        live = LIVE[0]
+        # A case whose token schemathesis left out on purpose (a negative case) stays so.
+        if case._has_explicit_auth:
+            headers = dict(case.headers or {})
+            headers.pop("Authorization", None)
+            token = {"circle": live.circle, "other": live.other, "wrong": live.wrong_token}
+            if who in token:
+                headers.update(bearer(token[who]))
+            case.headers = headers
+        if not real_player or (case.meta and not case.meta.generation.mode.is_positive):
+            return case  # a negative case's id or body stays as generated
+        if "player_id" in (case.path_parameters or {}):
+            ids = live.players if own_player else live.other_players
+            case.path_parameters["player_id"] = ids[index % len(ids)]
+        if case.method.upper() == "POST":
+            case.body = {"players": ["Ann", "Ben", "Cat"], "first_dealer": index % 3}
+        return case
+
+    return st.tuples(st.sampled_from(WHO), st.booleans(), st.booleans(), st.integers(0, 5)).map(aim)
+
+
 @schema.hook
 def flatmap_case(context: Any, case: Any) -> Any:
-    """Aim some cases at the live game (real id, real token, plausible round bodies)."""
+    """Aim some cases at the live game (real id, real token, plausible round bodies), and
+    the circle's at the real circle."""
+    if circle_operation(case.path):
+        return aim_at_circle(case)
     if "game_id" not in (case.path_parameters or {}):
         return st.just(case)
 
@@ -187,6 +280,20 @@ def test_api_conforms(case: Any) -> None:
     RUN[status_key] = RUN.get(status_key, 0) + 1
     if 200 <= response.status_code < 300 and case.method.upper() != "GET":
         RUN["writes_accepted"] = RUN.get("writes_accepted", 0) + 1
+    if key == f"POST {API}/games" and response.status_code == 201:
+        sent = (case.headers or {}).get("Authorization")
+        kind = "in_circle" if sent == f"Bearer {LIVE[0].circle}" else "created"
+        RUN[kind] = RUN.get(kind, 0) + 1
+
+
+# The circle's operations must have been answered both ways: opened and refused.
+CIRCLE_OPERATIONS = [
+    f"GET {API}/games",
+    f"GET {API}/circle",
+    f"GET {API}/circle/players",
+    f"GET {API}/circle/players/{{player_id}}",
+    f"GET {API}/circle/records",
+]
 
 
 def test_enough_cases_ran() -> None:
@@ -194,3 +301,9 @@ def test_enough_cases_ran() -> None:
     print(RUN)
     assert RUN.get("cases", 0) >= MIN_CASES, RUN
     assert RUN.get("writes_accepted", 0) > 0, RUN
+    for operation in CIRCLE_OPERATIONS:
+        assert RUN.get(f"{operation} 200", 0) > 0, (operation, RUN)
+        assert RUN.get(f"{operation} 401", 0) > 0, (operation, RUN)
+    assert RUN.get(f"GET {API}/circle/players/{{player_id}} 404", 0) > 0, RUN
+    assert RUN.get("in_circle", 0) > 0 and RUN.get("created", 0) > 0, RUN
+    assert RUN.get(f"POST {API}/games 401", 0) > 0, RUN

@@ -86,11 +86,20 @@ class Pages:
 
     client: FlaskClient
 
+    def make_circle(self, name: str = "Friends") -> str:
+        """Make a circle through its form (this browser holds its link from then on);
+        returns the circle's public id. Give ``circle=`` to :meth:`new_game` to set up a
+        game in it."""
+        response = self.client.post("/circles", data={"name": name})
+        assert response.status_code == 303, alert(response)
+        return str(response.headers["Location"]).split("?")[0].rsplit("/", 1)[1]
+
     def new_game(self, players: Iterable[str], dealer: int = 0, **rules: Any) -> str:
         """Set up a game through the form; returns its public id."""
         response = self.create(players, dealer, **rules)
         assert response.status_code == 303, alert(response)
-        return response.headers["Location"].rsplit("/", 1)[1]
+        # A new game opens with ?welcome=1 (the scorer link shown once, prominently).
+        return response.headers["Location"].split("?")[0].rsplit("/", 1)[1]
 
     def create(
         self, players: Iterable[str], dealer: object = 0, htmx: bool = False, **rules: Any

@@ -243,19 +243,23 @@ def test_a_renamed_or_merged_player_shows_at_once(
 ) -> None:
     """Names live with the players, not the games: a rename or a merge gives every game
     the player sat in a new version, so kept pages go and following phones reload."""
-    from scorekeeper.models import Player
+    from scorekeeper.models import Circle, Player
     from scorekeeper.services import roster
 
-    first = pages.new_game(["Ann", "Ben", "Cat"])
-    second = pages.new_game(["Bob", "Dan", "Eve"])
+    # Renames and merges are a circle's: the games are in one.
+    circle = pages.make_circle()
+    first = pages.new_game(["Ann", "Ben", "Cat"], circle=circle)
+    second = pages.new_game(["Bob", "Dan", "Eve"], circle=circle)
     for pid in (first, second):
         assert follower.page(pid).status_code == 200
     live = follower.client.get(f"/games/{first}/live?v=1", headers=HX)
     assert live.status_code == 204
     with app.app_context():
+        circle_id = db.session.scalar(select(Circle.id).where(Circle.public_id == circle))
+        assert circle_id is not None
         ids = {p.name: p.id for p in db.session.scalars(select(Player))}
-        roster.rename_player(ids["Ann"], "Annika")
-        roster.merge_players(ids["Ben"], ids["Bob"])
+        roster.rename_player(circle_id, ids["Ann"], "Annika")
+        roster.merge_players(circle_id, ids["Ben"], ids["Bob"])
     assert "Annika" in text_of(section(follower.page(first).get_data(as_text=True), "pad"))
     assert "Ben" in text_of(section(follower.page(second).get_data(as_text=True), "pad"))
     assert "Bob" not in follower.page(second).get_data(as_text=True)

@@ -34,7 +34,12 @@ def linked(client: FlaskClient, rel: str, path: str = "/") -> list[str]:
 
 
 def test_every_page_links_manifest_icons_and_theme_colours(client: FlaskClient) -> None:
-    for path in ("/", "/games/new", "/games", "/pads", "/no/such/page"):
+    # A circle (this browser holds its link, having made it), for its pages.
+    made = client.post("/circles", data={"name": "Friends"})
+    assert made.status_code == 303
+    circle = urlsplit(made.headers["Location"]).path
+    pages = ("/", "/games/new", "/circles/new", circle, f"{circle}/games", "/pads")
+    for path in (*pages, "/no/such/page"):
         body = get(client, path).get_data(as_text=True)
         assert len(linked(client, "manifest", path)) == 1, path
         assert 'rel="apple-touch-icon"' in body

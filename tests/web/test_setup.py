@@ -58,7 +58,10 @@ def test_creating_a_game_makes_this_browser_the_scorer(pages: Pages, app: Flask)
         per_miss=15,
     )
     assert response.status_code == 303
-    pid = response.headers["Location"].removeprefix("/games/")
+    # The new game opens with its welcome (the scorer link, shown once prominently).
+    location = response.headers["Location"]
+    assert location.endswith("?welcome=1")
+    pid = location.removeprefix("/games/").removesuffix("?welcome=1")
     with app.app_context():
         game = game_service.get_game(pid)
         assert game_service.names_of(game) == ["Ann", "Ben", "Cat"]
@@ -181,6 +184,7 @@ def test_setup_with_htmx_redirects_by_header(pages: Pages) -> None:
     response = pages.create(["Ann", "Ben", "Cat"], htmx=True)
     assert response.status_code == 204
     assert response.headers["HX-Redirect"].startswith("/games/")
+    assert response.headers["HX-Redirect"].endswith("?welcome=1")
 
 
 def form(**extra: object) -> dict[str, object]:
@@ -209,24 +213,37 @@ def test_moving_a_seat_takes_the_dealer_along(client: FlaskClient) -> None:
     ]
 
 
-def test_known_names_are_one_tap_chips(pages: Pages, client: FlaskClient) -> None:
-    pages.new_game(["Ann", "Ben", "Cat"])
+def test_known_names_are_one_tap_chips(app: Flask, pages: Pages, client: FlaskClient) -> None:
+    # The names are the circle's players: the form opens in this phone's latest circle.
+    circle = pages.make_circle("Friends")
+    pages.new_game(["Ann", "Ben", "Cat"], circle=circle)
     body = client.get("/games/new").get_data(as_text=True)
+    assert re.search(rf'name="circle" value="{circle}"\s*checked', body)
     for name in ("Ann", "Ben", "Cat"):
         assert f'value="name:{name}"' in body
     # Tapping a chip seats the player in the first free seat …
     tapped = client.post(
-        "/games/new", data={"player": ["Dan", "", "", "", "", ""], "do": "name:Cat"}, headers=HX
+        "/games/new",
+        data={"player": ["Dan", "", "", "", "", ""], "circle": circle, "do": "name:Cat"},
+        headers=HX,
     ).get_data(as_text=True)
     assert re.findall(r'name="player" value="([^"]*)"', tapped)[:2] == ["Dan", "Cat"]
     assert re.search(r'value="name:Cat"[^>]*aria-pressed="true"', tapped)
     # … and tapping it again unseats them.
     again = client.post(
         "/games/new",
-        data={"player": ["Dan", "Cat", "Eve", "", "", ""], "do": "name:cat"},
+        data={"player": ["Dan", "Cat", "Eve", "", "", ""], "circle": circle, "do": "name:cat"},
         headers=HX,
     ).get_data(as_text=True)
     assert re.findall(r'name="player" value="([^"]*)"', again)[:3] == ["Dan", "Eve", ""]
+    # A one-off game (no circle) offers no names, nor does a phone without the circle.
+    for other, url in ((client, "/games/new?circle="), (app.test_client(), "/games/new")):
+        body = other.get(url).get_data(as_text=True)
+        assert 'value="name:' not in body, url
+    # Nor does another circle of this phone: its players are its own.
+    pages.make_circle("Family")
+    body = client.get("/games/new").get_data(as_text=True)
+    assert 'value="name:' not in body
 
 
 def test_full_table_refuses_a_seventh_chip(client: FlaskClient, pages: Pages) -> None:
@@ -254,10 +271,14 @@ def test_presets_set_the_switches(client: FlaskClient) -> None:
     assert 'value="Dan"' in book
 
 
-def test_home_lists_recent_games_to_resume(pages: Pages, client: FlaskClient) -> None:
+def test_home_lists_recent_games_to_resume(app: Flask, pages: Pages, client: FlaskClient) -> None:
     pid = pages.new_game(["Ann", "Ben", "Cat"])
     body = client.get("/").get_data(as_text=True)
     assert 'href="/games/new"' in body
     assert f'href="/games/{pid}"' in body
     assert "Ann, Ben, Cat" in body
     assert "you keep score" in body
+    # The home page lists only the games this phone holds links to: not to another.
+    body = app.test_client().get("/").get_data(as_text=True)
+    assert 'href="/games/new"' in body
+    assert pid not in body and "Ann, Ben, Cat" not in body

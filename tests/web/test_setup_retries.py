@@ -54,7 +54,7 @@ def test_the_form_sent_twice_sets_up_one_game(app: Flask, client: FlaskClient) -
     first = client.post("/games", data=data)
     assert first.status_code == 303
     target = first.headers["Location"]
-    assert re.fullmatch(r"/games/[\w-]+", target)
+    assert re.fullmatch(r"/games/[\w-]+\?welcome=1", target)
     stored = counts(app)
     assert stored == (1, 3, 1)
     again = client.post("/games", data=data)
@@ -81,16 +81,18 @@ def test_a_retry_whose_first_answer_was_lost_still_makes_a_scorer(
     app: Flask, client: FlaskClient
 ) -> None:
     data = {**FORM, "idempotency_key": form_key(client)}
+    # The phone as it sent the form: the answer, and the cookie it set, never arrive.
+    phone = app.test_client()
+    phone.set_cookie("session", client.get_cookie("session").value)  # type: ignore[union-attr]
     first = client.post("/games", data=data)
     target = first.headers["Location"]
-    # The answer never arrived: the phone has no session cookie for the game.
-    phone = app.test_client()
     again = phone.post("/games", data=data)
     assert again.headers["Location"] == target
     assert counts(app)[0] == 1
     page = phone.get(target).get_data(as_text=True)
     assert "Keeping score" in page
-    assert f"{target}/score/" in page  # the link to hand scoring over, too
+    game = target.split("?")[0]
+    assert f"{game}/score/" in page  # the link to hand scoring over, too
     # A phone that never sent the form only follows the game.
     page = app.test_client().get(target).get_data(as_text=True)
     assert "Following" in page and "Keeping score" not in page and "/score/" not in page
@@ -101,7 +103,8 @@ def test_a_new_key_sets_up_a_second_game(app: Flask, client: FlaskClient) -> Non
     second = client.post("/games", data={**FORM, "idempotency_key": form_key(client)})
     assert first.status_code == second.status_code == 303
     assert first.headers["Location"] != second.headers["Location"]
-    assert counts(app) == (2, 3, 2)
+    # Games outside a circle: each one-off game's players are that game's alone.
+    assert counts(app) == (2, 6, 2)
 
 
 def test_a_key_reused_for_another_setup_is_refused(app: Flask, client: FlaskClient) -> None:

@@ -1,0 +1,79 @@
+"""Logs never carry a secret: the secret part of every capability link is masked.
+
+Scorer links (``/games/<id>/score/<token>``), seat and table links of digital play
+(``/digital/<id>/s/<token>``, ``/digital/<id>/t/<token>``, polled every second) and circle
+links (``/c/<id>/<key>``) are keys in their own right: whoever reads them in a log could
+use them. :func:`mask` replaces that part with ``***``; gunicorn uses :class:`Logger` (set
+in ``gunicorn.conf.py``) for its access and error logs, and :func:`init_app` puts the same
+filter on the app's own logger (Flask logs the path of a request that failed).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from flask import Flask
+from gunicorn.glogging import Logger as GunicornLogger  # type: ignore[import-untyped]
+
+MASK = "***"  # ASCII: log files and tools that read them need not know UTF-8
+# A slash, raw or percent-encoded (a path given as ?next=… in a query string).
+_SLASH = r"(?:/|%2[Ff])"
+_PART = r"[^/%?#&\s\"']+"
+_SECRET_CHAR = r"[^/?#&\s\"';,]"
+_LINKS = re.compile(
+    rf"(?P<head>{_SLASH}games{_SLASH}{_PART}{_SLASH}score{_SLASH}"
+    rf"|{_SLASH}digital{_SLASH}{_PART}{_SLASH}[st]{_SLASH}"
+    rf"|{_SLASH}c{_SLASH}{_PART}{_SLASH})"
+    # The secret ends at the next slash, raw or encoded.
+    rf"(?P<secret>(?:(?!%2[Ff]){_SECRET_CHAR})+)"
+)
+# Request headers that carry a secret themselves.
+_SECRET_HEADERS = ("authorization", "cookie", "x-passphrase", "x-csrftoken")
+
+
+def mask(text: str) -> str:
+    """``text`` with the secret part of every scorer, seat, table and circle link masked."""
+    if "/" not in text and "%" not in text:
+        return text
+    return _LINKS.sub(lambda m: m.group("head") + MASK, text)
+
+
+class MaskSecrets(logging.Filter):
+    """Mask the secrets in a log record's message (and its traceback) before any handler
+    writes it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        masked = mask(message)
+        if masked != message:
+            record.msg, record.args = masked, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = mask(record.exc_text)
+        return True
+
+
+class Logger(GunicornLogger):
+    """gunicorn's logger, masking secrets in every access and error log line."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        for log in (self.error_log, self.access_log):
+            if not any(isinstance(f, MaskSecrets) for f in log.filters):
+                log.addFilter(MaskSecrets())
+
+    def atoms(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> Any:
+        atoms = super().atoms(resp, req, environ, request_time)
+        for name in _SECRET_HEADERS:
+            if f"{{{name}}}i" in atoms:
+                atoms[f"{{{name}}}i"] = MASK
+        return {k: mask(v) if isinstance(v, str) else v for k, v in atoms.items()}
+
+
+def init_app(app: Flask) -> None:
+    """Mask secrets in what the app itself logs (e.g. "Exception on /games/…/score/…")."""
+    if not any(isinstance(f, MaskSecrets) for f in app.logger.filters):
+        app.logger.addFilter(MaskSecrets())

@@ -1,0 +1,93 @@
+"""A group's circle on two phones: made in a few taps, joined by its link, scored by either."""
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+
+@pytest.fixture
+def second_phone(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Page]:
+    context = browser.new_context(**browser_context_args)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def _fits(page: Page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_a_circle_from_making_to_a_second_scorer(
+    page: Page, second_phone: Page, live_server: str, artifacts: Path
+) -> None:
+    # Phone 1: the home page offers a circle; a name is enough.
+    page.goto(live_server + "/")
+    page.get_by_role("link", name="New circle").click()
+    page.get_by_label("Name of the circle").fill("Thursday Wizards")
+    page.get_by_role("button", name="Make the circle").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Thursday Wizards")
+    expect(page.get_by_text("Your circle is ready.")).to_be_visible()
+    link = page.locator(".share .share-link").first
+    expect(link).to_be_visible()
+    circle_link = link.get_attribute("href")
+    assert circle_link and "/c/" in circle_link
+    _fits(page)
+    page.screenshot(path=artifacts / "circle-home.png", full_page=True)
+
+    # A game in the circle: the setup form has the circle chosen.
+    page.get_by_role("link", name="New game").click()
+    expect(page.get_by_label("Thursday Wizards")).to_be_checked()
+    for seat, name in enumerate(["Anna", "Ben", "Clara"]):
+        page.get_by_label(f"Player {seat + 1}", exact=True).fill(name)
+    page.locator("#setup").get_by_role("button", name="Start the game").last.click()
+    expect(page.get_by_role("heading", name="Ready to play")).to_be_visible()
+    expect(page.get_by_text("Anyone in Thursday Wizards can take over scoring")).to_be_visible()
+    _fits(page)
+    page.screenshot(path=artifacts / "circle-game-welcome.png", full_page=True)
+    game_path = page.url.split("?")[0].removeprefix(live_server)
+
+    # Phone 2 holds nothing: its home page lists no game and no circle.
+    second_phone.goto(live_server + "/")
+    expect(second_phone.get_by_text("Anna")).to_have_count(0)
+    # It opens the circle link and sees the circle's game and players.
+    second_phone.goto(circle_link)
+    expect(second_phone.get_by_role("heading", level=1)).to_have_text("Thursday Wizards")
+    expect(second_phone.locator(".game-list")).to_contain_text("Anna, Ben, Clara")
+    second_phone.get_by_role("link", name="Players").click()
+    expect(second_phone.get_by_role("link", name="Clara")).to_be_visible()
+    # It takes over the scoring of the game.
+    second_phone.goto(live_server + game_path)
+    expect(second_phone.get_by_text("Following")).to_be_visible()
+    second_phone.get_by_role("button", name="Keep score on this phone").click()
+    expect(second_phone.get_by_text("You keep score of this game on this phone now.")).to_be_visible()
+    expect(second_phone.get_by_text("Keeping score")).to_be_visible()
+    second_phone.locator("details.fold", has_text="Change log").locator("summary").click()
+    expect(second_phone.locator("#log")).to_contain_text(
+        "Scoring taken over by a member of the circle"
+    )
+    # Home now shows the circle on phone 2 too.
+    second_phone.goto(live_server + "/")
+    expect(second_phone.get_by_role("link", name="Thursday Wizards")).to_be_visible()
+    second_phone.screenshot(path=artifacts / "circle-second-phone-home.png", full_page=True)
+
+
+def test_a_one_off_game_warns_that_its_scorer_link_is_the_only_key(
+    page: Page, live_server: str, artifacts: Path
+) -> None:
+    page.goto(live_server + "/games/new")
+    for seat, name in enumerate(["Anna", "Ben", "Clara"]):
+        page.get_by_label(f"Player {seat + 1}", exact=True).fill(name)
+    page.locator("#setup").get_by_role("button", name="Start the game").last.click()
+    welcome = page.locator("section.welcome")
+    expect(welcome.get_by_role("heading", name="Keep the scorer link")).to_be_in_viewport()
+    expect(welcome).to_contain_text("only key")
+    expect(welcome.locator(".share-link").first).to_contain_text("/score/")
+    _fits(page)
+    page.screenshot(path=artifacts / "one-off-welcome.png", full_page=True)
+    # The scorer link stays off every shared cache.
+    response = page.request.get(page.url)
+    assert "no-store" in (response.headers.get("cache-control") or "")

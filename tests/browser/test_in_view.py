@@ -1,0 +1,154 @@
+"""Whatever a tap brings up is where the person is looking: on a 390×844 phone, the
+message of a correction refused, the delete to confirm, and a rule broken on the entry
+panel open inside the screen, wherever the page was scrolled to."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from playwright.sync_api import Locator, Page, expect
+
+from scorekeeper.services import games as game_service
+
+NAMES = ["Anna", "Ben", "Clara", "Dan", "Eve", "Fay"]
+
+
+def in_view(page: Page, element: Locator) -> None:
+    """The element is wholly inside the screen."""
+    expect(element).to_be_visible()
+    box = element.bounding_box()
+    assert box is not None
+    height = page.viewport_size["height"] if page.viewport_size else 844
+    assert 0 <= box["y"] and box["y"] + box["height"] <= height, (box, height)
+
+
+def game_with_rounds(app: Flask, rounds: int, **rules: Any) -> str:
+    """Six players, ``rounds`` rounds played (everyone bids 0; the dealer takes every
+    trick); the scorer link."""
+    with app.app_context():
+        game, token = game_service.create_game(NAMES, 0, game_service.parse_rules(rules))
+        for number, cards in enumerate(game_service.sheet_of(game).plan[:rounds], start=1):
+            dealer = (number - 1) % len(NAMES)
+            tricks = [cards if seat == dealer else 0 for seat in range(len(NAMES))]
+            game_service.record_round(game, [0] * len(NAMES), tricks)
+        return f"/games/{game.public_id}/score/{token}"
+
+
+def open_correction(page: Page, number: int) -> None:
+    """Tap the round's number on the pad, as a person scrolled down to it would."""
+    link = page.locator("#pad").get_by_role("link", name=f"Round {number}: correct it")
+    link.scroll_into_view_if_needed()
+    link.click()
+    expect(page.locator("#entry-title")).to_have_text(f"Correct round {number}")
+
+
+def scroll_to_middle(page: Page, element: Locator) -> None:
+    """Scroll the page so that ``element`` is in the middle of the screen, as a thumb
+    would before tapping it."""
+    element.evaluate("el => el.scrollIntoView({block: 'center'})")
+
+
+def test_a_refused_correction_says_why_on_screen(
+    page: Page, live_server: str, app: Flask, artifacts: Path
+) -> None:
+    page.goto(live_server + game_with_rounds(app, 6))
+    open_correction(page, 6)
+    # Round 6 (6 cards): Anna took one trick more than was played.
+    page.get_by_label("Anna's tricks").select_option("1")
+    save = page.get_by_role("button", name="Save correction")
+    scroll_to_middle(page, save)
+    save.click()
+    alert = page.locator("#entry .alert")
+    expect(alert).to_contain_text("The tricks add up to 7, but 6 tricks were played")
+    in_view(page, alert)
+    page.screenshot(path=artifacts / "in-view-correction-refused.png")
+
+
+def test_the_delete_to_confirm_and_its_outcome_are_on_screen(
+    page: Page, live_server: str, app: Flask, artifacts: Path
+) -> None:
+    page.goto(live_server + game_with_rounds(app, 6))
+    open_correction(page, 6)
+    delete = page.get_by_role("link", name="Delete round 6…")
+    scroll_to_middle(page, delete)
+    delete.click()
+    expect(page.locator("#entry-title")).to_have_text("Delete round 6?")
+    page.screenshot(path=artifacts / "in-view-delete-confirm.png")
+    in_view(page, page.locator("#entry-title"))
+    confirm = page.locator("#entry").get_by_role("button", name="Delete round 6")
+    in_view(page, confirm)
+    in_view(page, page.locator("#entry").get_by_role("link", name="Keep it"))
+    confirm.click()
+    note = page.locator("#entry .note")
+    expect(note).to_have_text("Round 6 deleted.")
+    in_view(page, note)
+    page.screenshot(path=artifacts / "in-view-deleted.png")
+
+
+def test_a_correction_saved_says_so_on_screen(
+    page: Page, live_server: str, app: Flask, artifacts: Path
+) -> None:
+    page.goto(live_server + game_with_rounds(app, 6))
+    open_correction(page, 3)
+    page.get_by_label("Anna's tricks").select_option("1")
+    page.get_by_label("Clara's tricks").select_option("2")
+    save = page.get_by_role("button", name="Save correction")
+    scroll_to_middle(page, save)
+    save.click()
+    note = page.locator("#entry .note")
+    expect(note).to_have_text("Round 3 corrected.")
+    in_view(page, note)
+
+
+def scroll_to_keys(page: Page) -> None:
+    """The page scrolled so that the number keys sit at the top of the screen (the
+    panel's head above it), as on a phone held low while six players bid."""
+    keys = page.locator("form.taps .keys")
+    keys.evaluate("el => el.scrollIntoView({block: 'start'})")
+    box = page.locator("#entry").bounding_box()
+    assert box is not None and box["y"] < 0  # the panel's top is off the screen
+
+
+def test_a_bid_made_meanwhile_on_another_phone_is_said_on_screen(
+    page: Page, live_server: str, app: Flask, artifacts: Path
+) -> None:
+    link = game_with_rounds(app, 2)
+    page.goto(live_server + link)
+    expect(page.locator("form.taps")).to_be_visible()
+    scroll_to_keys(page)
+    # Meanwhile another phone with the scorer link records Dan's bid (round 3: Clara
+    # deals, Dan bids first), so this page's tap comes too late.
+    with app.app_context():
+        game = game_service.get_game(link.split("/")[2])
+        game_service.set_bid(game, 3, 1)
+    page.locator("form.taps .keys").get_by_role("button", name="0", exact=True).click()
+    alert = page.locator("#entry .alert")
+    expect(alert).to_contain_text("Already recorded by someone else")
+    in_view(page, alert)
+    page.screenshot(path=artifacts / "in-view-conflict.png")
+
+
+def test_v1_v3_a_forbidden_bid_is_refused_on_screen(
+    page: Page, live_server: str, app: Flask, artifacts: Path
+) -> None:
+    """Hidden bids (V3) with plus/minus one (V1): the dealer bids without being told
+    what is forbidden; the refusal after the tap is on the screen."""
+    link = game_with_rounds(app, 1, bidding="hidden", dealer_rule="plus_minus_one")
+    page.goto(live_server + link)
+    # Round 2 (2 cards): Ben deals; Clara, Dan, Eve, Fay, Anna bid 0, 0, 1, 0, 0.
+    for bid in (0, 0, 1, 0, 0):
+        version = page.locator("#entry").get_attribute("data-version") or ""
+        page.locator("form.taps .keys").get_by_role("button", name=str(bid), exact=True).click()
+        expect(page.locator("#entry")).not_to_have_attribute("data-version", version)
+    expect(page.locator("form.taps .ask")).to_contain_text("Ben")
+    # Nothing on the dealer's keys gives the others' total away.
+    expect(page.locator("form.taps .key[disabled]")).to_have_count(0)
+    expect(page.locator("form.taps .why")).to_have_count(0)
+    scroll_to_keys(page)
+    page.locator("form.taps .keys").get_by_role("button", name="1", exact=True).click()
+    alert = page.locator("#entry .alert")
+    expect(alert).to_contain_text("Ben (dealer) can't bid 1")
+    in_view(page, alert)
+    page.screenshot(path=artifacts / "in-view-forbidden-bid.png")
