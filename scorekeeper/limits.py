@@ -110,7 +110,7 @@ class TooDeep(ValueError):
     """JSON nested deeper than :data:`MAX_JSON_DEPTH`."""
 
 
-_BRACKETS_ONLY = bytes(range(256)).translate(None, b"[]{}")
+_ALL_BUT_BRACKETS = bytes(range(256)).translate(None, b"[]{}")
 _ONE_KIND = bytes.maketrans(b"{}", b"[]")
 
 
@@ -129,7 +129,7 @@ def check_json_depth(text: str | bytes, most: int = MAX_JSON_DEPTH) -> None:
     # every string (the text between two quotes).
     data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
     data = b"".join(data.split(b'"')[::2])
-    brackets = data.translate(_ONE_KIND, _BRACKETS_ONLY)
+    brackets = data.translate(_ONE_KIND, _ALL_BUT_BRACKETS)
     # Each pass drops the innermost pairs, so a balanced text is gone after as many passes
     # as it is deep.
     for _pass in range(most):

@@ -285,10 +285,13 @@ class DigitalTable(Model):
 
 class IdempotencyKey(Model):
     """A write's answer kept under the client's ``Idempotency-Key``: a retry of the same
-    request gets this answer again instead of writing twice. Stored in the transaction of
-    the write itself, so there is never a write without its key or a key without its write.
-    ``scope`` is what the key is unique within (a game, or new games); ``fingerprint``
-    hashes method, path and body, so the key can't be reused for another request."""
+    request by the same client gets this answer again instead of writing twice. Stored in
+    the transaction of the write itself, so there is never a write without its key or a key
+    without its write. ``scope`` is what the key is unique within (a game, or new games)
+    followed by a keyed hash of the client's own secret; ``key`` is a keyed hash of the key;
+    ``body`` is the whole answer sealed under a key only the client's retry brings
+    (``scorekeeper/idempotency.py``); ``fingerprint`` hashes method, path and body, so the
+    key can't be reused for another request."""
 
     __tablename__ = "idempotency_key"
     __table_args__ = (UniqueConstraint("scope", "key"),)

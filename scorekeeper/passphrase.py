@@ -57,8 +57,17 @@ def _unlocked() -> bool:
     return isinstance(proof, str) and hmac.compare_digest(proof, _proof(_configured()))
 
 
+def circles_only() -> bool:
+    """With ``CIRCLES = "passphrase"`` the passphrase keeps only the making of circles to
+    the server's people; every link (a circle's, a game's) opens for whoever holds it."""
+    policy = current_app.config.get("CIRCLES") or os.environ.get("CIRCLES") or "anyone"
+    return policy == "passphrase"
+
+
 def _guard() -> ResponseReturnValue | None:
     if not _configured() or request.endpoint in OPEN_ENDPOINTS or _unlocked():
+        return None
+    if circles_only():
         return None
     if request.path.startswith("/api/"):
         given = request.headers.get(HEADER)

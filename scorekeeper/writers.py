@@ -33,6 +33,7 @@ from scorekeeper.extensions import db
 from scorekeeper.i18n import _
 
 RETRY_AFTER = 2  # seconds: a write that met a locked database tries again after this
+LOCK_FILES_OPEN = 4  # databases whose lock file a process keeps open (tests use many)
 
 
 class Busy(ServiceUnavailable):
@@ -108,16 +109,21 @@ class _Turn:
 
     def descriptor(self, path: str) -> int | None:
         """This process's open descriptor of the lock file ``path`` (a forked child opens
-        its own: a descriptor inherited from the parent would share the parent's lock)."""
+        its own: a descriptor inherited from the parent would share the parent's lock).
+        A few are kept open, for the databases used last."""
         key = (os.getpid(), path)
         with self._files_lock:
-            fd = self._files.get(key)
+            fd = self._files.pop(key, None)
             if fd is None:
                 try:
                     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
                 except OSError:
                     return None  # a read-only folder: the process's own lock still holds
-                self._files[key] = fd
+            self._files[key] = fd  # the newest last
+            for old_key, old_fd in list(self._files.items())[:-LOCK_FILES_OPEN]:
+                if old_fd != self._held_file:  # never the lock being held
+                    del self._files[old_key]
+                    os.close(old_fd)
             return fd
 
 
@@ -135,6 +141,15 @@ def _lock_file(turn: _Turn) -> int | None:
 
 def _sqlite() -> bool:
     return db.engine.dialect.name == "sqlite"
+
+
+def _writing() -> bool:
+    """Whether this thread's session has written something not yet committed."""
+    session = db.session()
+    if not session.in_transaction():
+        return False
+    driver = session.connection().connection.driver_connection
+    return bool(getattr(driver, "in_transaction", False))
 
 
 def _locked(exc: OperationalError) -> bool:
@@ -179,8 +194,9 @@ def turn_if_free() -> Iterator[bool]:
 def aside() -> Iterator[None]:
     """Give the write turn up while the block runs, if this thread holds it: for long work
     that writes nothing, so that the other writes go on meanwhile (SQLite). The block must
-    not write, and nothing written before it may be uncommitted."""
-    if not _sqlite() or not _turn.mine():
+    not write. After a write not yet committed the turn is kept (SQLite holds the database
+    for that write: the others could only wait in its busy handler)."""
+    if not _sqlite() or not _turn.mine() or _writing():
         yield
         return
     depth = _turn.release_all()

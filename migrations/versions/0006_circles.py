@@ -52,6 +52,10 @@ def upgrade():
             batch_op.f('fk_game_circle_id_circle'), 'circle', ['circle_id'], ['id']
         )
 
+    # Answers kept for retries were stored in plain text and per server, not per client:
+    # they go (a retry then writes afresh, as after a day).
+    op.execute('DELETE FROM idempotency_key')
+
     # The games and players so far were the whole server's: they become one circle's.
     conn = op.get_bind()
     has_data = conn.execute(sa.text('SELECT 1 FROM player')).first() or conn.execute(

@@ -71,7 +71,9 @@ def _refuse(message: str, **_: object) -> Response:
 
 
 # Writes take an optional Idempotency-Key: a retry gets the first answer, written once.
-new_game_write = idempotent(_refuse, form=False)
+# A new game's key is scoped to the circle token it carries (checked first, so a bad token
+# is a 401 even on a retry), or without one to the key itself.
+new_game_write = idempotent(_refuse, authorize=lambda **_: token_circle(required=False), form=False)
 game_write = idempotent(_refuse, authorize=lambda game_id, **_: _scorer_game(game_id), form=False)
 
 

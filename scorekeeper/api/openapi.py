@@ -823,7 +823,9 @@ def document() -> Schema:
                     "the same key and the same request gets the first answer again "
                     "(`Idempotent-Replayed: true`) and writes nothing twice; the same key "
                     "with another request is refused (422 `idempotency_key_reused`). "
-                    "A refused request keeps no key. Keys last 24 hours.",
+                    "A refused request keeps no key. Keys last 24 hours. Keys are per "
+                    "client: per token; without one (setting up a game) the key is the "
+                    "client's only secret and must have at least 16 characters, else 400.",
                     "schema": {"type": "string", "pattern": "^[!-~]{1,64}$"},
                 },
             },

@@ -102,7 +102,7 @@ def _stamp(value: datetime | None) -> str | None:
     if value is None:
         return None
     if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
+        return value.isoformat() + "+00:00"
     return value.astimezone(UTC).isoformat()
 
 
@@ -314,7 +314,9 @@ def _read_games(conn: Connection, ids: list[int], reveal: bool) -> list[dict[str
         results: list[Any] = []
         by_id[rnd.id] = results
         rounds.setdefault(rnd.game_id, []).append((rnd, results))
-    for result in conn.execute(
+    # The round lines are most of the rows, whole numbers all: straight from the driver.
+    for round_id, *line in _plain_rows(
+        conn,
         select(
             RoundResult.round_id,
             RoundResult.bid,
@@ -324,9 +326,9 @@ def _read_games(conn: Connection, ids: list[int], reveal: bool) -> list[dict[str
         )
         .join(Round, Round.id == RoundResult.round_id)
         .where(Round.game_id.in_(ids))
-        .order_by(RoundResult.round_id, RoundResult.seat)
-    ).all():
-        by_id[result[0]].append(result[1:])
+        .order_by(RoundResult.round_id, RoundResult.seat),
+    ):
+        by_id[round_id].append(line)
     changes: dict[int, list[Any]] = {}
     for change in conn.execute(
         select(
@@ -346,6 +348,21 @@ def _read_games(conn: Connection, ids: list[int], reveal: bool) -> list[dict[str
         for i in ids
         if i in games
     ]
+
+
+def _plain_rows(conn: Connection, statement: Any) -> list[tuple[Any, ...]]:
+    """The rows of a query of plain values (no conversion by their type needed), as the
+    driver gives them: for many rows, several times faster than SQLAlchemy's rows."""
+    compiled = statement.compile(dialect=conn.dialect, compile_kwargs={"render_postcompile": True})
+    values = compiled.construct_params()
+    order = compiled.positiontup
+    params: Any = values if order is None else tuple(values[n] for n in order)
+    cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.execute(compiled.string, params)
+        return list(cursor.fetchall())
+    finally:
+        cursor.close()
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

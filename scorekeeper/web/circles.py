@@ -11,7 +11,6 @@ from __future__ import annotations
 from flask import (
     Response,
     abort,
-    current_app,
     flash,
     make_response,
     redirect,
@@ -64,7 +63,7 @@ def _private(response: Response) -> Response:
 def creation_open() -> bool:
     """Whether this browser may make a circle: on an open server anyone may; with
     ``CIRCLES = "passphrase"`` only a browser that gave the server's passphrase."""
-    if current_app.config.get("CIRCLES", "anyone") != "passphrase":
+    if not passphrase.circles_only():
         return True
     return passphrase.unlocked_here()
 

@@ -77,7 +77,8 @@ def _context(game: Game, **extra: Any) -> dict[str, Any]:
         "deleting": None,
     }
     token = scorer_token(game.public_id) if scorer else None
-    if token:
+    # A link made dead by a take-over is not offered any more.
+    if token and game_service.token_matches(game, token):
         score_url = url_for(
             "web.claim_scorer", public_id=game.public_id, token=token, _external=True
         )
@@ -183,6 +184,12 @@ def _kept(public_id: str, kind: str) -> Response:
     if _member_of_game(public_id):
         role += "+member"
     template = "games/game.html" if kind == "page" else "games/_update.html"
+    if token:
+        # A page with the scorer link is never kept (the database holds the scorer's
+        # secret only as a hash), and whether it shows the link depends on the link
+        # still working (a member of the circle may have taken over): rendered each time.
+        game = load_game(public_id)
+        return _page(template, template, **_context(game))
 
     def render(overrides: dict[str, object]) -> tuple[str, Game]:
         game = load_game(public_id)

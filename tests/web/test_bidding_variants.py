@@ -49,6 +49,7 @@ def normalise(body: str, pids: tuple[str, ...]) -> str:
         body = body.replace(pid, "GAME")
     body = re.sub(r'name="csrf_token" value="[^"]*"', "", body)
     body = re.sub(r'name="idempotency_key" value="[^"]*"', "", body)  # fresh per form
+    body = re.sub(r'name="taken" value="[^"]*"', "", body)  # sealed with a fresh nonce
     body = re.sub(r'"X-CSRFToken": "[^"]*"', "", body)
     body = re.sub(r"<time[^>]*>[^<]*</time>", "", body)
     body = re.sub(r"\d{4}-\d\d-\d\dT[\d:.]+(\+00:00|Z)?", "TIME", body)  # API timestamps

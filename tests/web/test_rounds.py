@@ -217,9 +217,9 @@ def test_undo_steps_back_one_tap(pages: Pages, pid: str) -> None:
     # Tapping Ben's count takes back everything from Ben on.
     body = ok(pages.post(pid, "clear", clear="tricks:1")).get_data(as_text=True)
     assert [t for _b, t in seat_rows(body).values()] == ["·", "·", "·"]
-    # With no tricks in, a bid can be taken back again (and the ones after it).
+    # With no tricks in, a bid can be taken back again: that bid alone.
     body = ok(pages.post(pid, "clear", clear="bid:1")).get_data(as_text=True)
-    assert [b for b, _t in seat_rows(body).values()] == ["·", "·", "·"]
+    assert [b for b, _t in seat_rows(body).values()] == ["·", "0", "1"]
 
 
 def test_bids_cannot_change_once_tricks_are_in(pages: Pages, pid: str, snapshot: Snapshot) -> None:

@@ -15,7 +15,9 @@ def _version(body: str) -> int:
 
 def _keyless(html: str) -> str:
     """Without the idempotency keys and CSRF tokens (signed with the time), which every
-    rendering makes afresh."""
+    rendering makes afresh, and the note of a take-back with its "Undo", which only the
+    answer to the take-back shows."""
+    html = re.sub(r'<form [^>]*class="note taken-back">.*?</form>', "", html, flags=re.S)
     return re.sub(r'name="(idempotency_key|csrf_token)" value="[^"]*"', "", html)
 
 
