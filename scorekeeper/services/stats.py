@@ -279,7 +279,7 @@ def player_stats(player_id: int, circle_id: int) -> PlayerStats:
     """
     player = db.session.get(Player, player_id)
     if player is None or player.circle_id != circle_id:
-        raise NotFound("There is no such player.")
+        raise NotFound(_("There is no such player."))
     finished = Seat.won.is_not(None)
     row = db.session.execute(
         select(

@@ -13,9 +13,9 @@ and a GAME (also what a single game's JSON download holds, under ``"game"``)::
                  "bids", "tricks", "scores", "totals"}],
      "changes": [{"at", "round_number", "action", "summary", "data"}]}
 
-The export streams (:func:`history_chunks`): the games are read in batches, each batch
-from one consistent state of the database, and written out piece by piece, so a long
-history costs the same memory as a short one.
+The history file has one game a line. Its export streams (:func:`history_chunks`): the
+games are read in batches, each batch from one consistent state of the database, and
+written out piece by piece, so a long history costs the same memory as a short one.
 
 Import checks the whole file before it stores anything: every identifier as strictly as
 the app makes new ones (a public id is what ``secrets.token_urlsafe(16)`` makes, a mode
@@ -211,7 +211,8 @@ def history_chunks(circle_id: int | None, *, reveal_open_bids: bool) -> Iterator
 
 def _history_chunks(engine_: Engine, circle_id: int | None, reveal: bool) -> Iterator[str]:
     # One game a line (and the keys sorted): readable, easy to compare, and written by
-    # the json module's C encoder (an indented dump takes the pure Python one, 5x slower).
+    # the json module's C encoder (an indented dump takes its pure Python one, ten times
+    # slower).
     yield f'{{"format": {json.dumps(FORMAT)}, "games": ['
     first = True
     for games in _game_batches(engine_, circle_id, reveal):

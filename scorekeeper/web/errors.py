@@ -59,6 +59,22 @@ def too_large(error: HTTPException) -> ResponseReturnValue:
 
         return http_error(error)
     db.session.rollback()
+    if request.endpoint == "web.history_upload" and request.view_args:
+        # The import page again, where the person is looking, with the limit in words.
+        from scorekeeper.web.access import holds_circle, load_circle
+
+        circle_id = str(request.view_args.get("circle_id", ""))
+        if holds_circle(circle_id):
+            html = render_template(
+                "history/transfer.html",
+                circle=load_circle(circle_id),
+                error=_(
+                    "The file is larger than %(limit)s, the most this server takes. Export "
+                    "fewer games at a time, or ask the server's owner to import it.",
+                    limit=limits.body_limit_text(),
+                ),
+            )
+            return html, 413
     return _error(413, _("Too large"), limits.too_large_message())
 
 

@@ -111,7 +111,8 @@ def sinks_and_errors(trees: list[ast.Module]) -> tuple[dict[str, set[int]], set[
 def unmarked_in(source: str, sinks: dict[str, set[int]], errors: set[str]) -> Iterator[
     tuple[int, str]
 ]:
-    """(line, text) of every literal text given to a sink in ``source``."""
+    """(line, text) of every literal text given to a sink in ``source``, in order."""
+    found: set[tuple[int, int, str]] = set()
     for node in ast.walk(ast.parse(source)):
         given: list[ast.expr] = []
         if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
@@ -122,9 +123,11 @@ def unmarked_in(source: str, sinks: dict[str, set[int]], errors: set[str]) -> It
             given += [arg for i, arg in enumerate(node.args) if i in positions]
             given += [kw.value for kw in node.keywords if kw.arg in TEXT_PARAMETERS]
         for expr in given:
-            text = literal_text(expr)
+            text = " ".join(literal_text(expr).split())
             if re.search(r"[A-Za-z]{2}", text):
-                yield expr.lineno, text.strip()
+                found.add((expr.lineno, expr.col_offset, text))
+    for line, _column, text in sorted(found):
+        yield line, text
 
 
 def python_files() -> list[Path]:
@@ -183,7 +186,7 @@ def shown(table):
 
 def test_the_scan_would_have_caught_the_scorer_link_page() -> None:
     sinks, errors = app_sinks()
-    found = [text for _line, text in sorted(unmarked_in(UNMARKED_CLAIM, sinks, errors))]
+    found = [text for _line, text in unmarked_in(UNMARKED_CLAIM, sinks, errors)]
     assert found == [
         "This scorer link doesn't work",
         "The link is not this game's scorer link. Ask the scorer to share it again, or "
@@ -192,8 +195,8 @@ def test_the_scan_would_have_caught_the_scorer_link_page() -> None:
     assert list(unmarked_in(MARKED, sinks, errors)) == []
     tree = ast.parse(SINKS_AND_ERRORS)
     sinks, errors = sinks_and_errors([tree])
-    found = [text for _line, text in sorted(unmarked_in(SINKS_AND_ERRORS, sinks, errors))]
-    assert found == ["Not your turn", "Round  deleted", "Too late", "Only the scorer"]
+    found = [text for _line, text in unmarked_in(SINKS_AND_ERRORS, sinks, errors)]
+    assert found == ["Not your turn", "Round deleted", "Too late", "Only the scorer"]
 
 
 # -- the templates ----------------------------------------------------------------------------
@@ -344,7 +347,8 @@ def test_pages_in_german_show_no_english(app: Flask, german: Pages) -> None:
         body = response.get_data(as_text=True)  # type: ignore[attr-defined]
         status = response.status_code  # type: ignore[attr-defined]
         assert status < 500, what
-        answers[what] = body
+        if not 300 <= status < 400:  # a redirect's body is never shown
+            answers[what] = body
         return body
 
     client = german.client
@@ -377,7 +381,7 @@ def test_pages_in_german_show_no_english(app: Flask, german: Pages) -> None:
     see("follower may not", follower.bid(pid, 1, 0))
     see("follower may not (page)", follower.bid(pid, 1, 0, htmx=False))
     see("wrong scorer link", follower.client.get(f"/games/{pid}/score/not-the-token"))
-    see("deleted", german.post(pid, f"rounds/1/delete", htmx=False))
+    see("deleted", german.post(pid, "rounds/1/delete", htmx=False))
     see("after delete", client.get(f"/games/{pid}"))
     final = _finished_game(app, german)
     see("final standings", client.get(f"/games/{final}"))

@@ -163,7 +163,8 @@ def test_game_over_shows_final_standings(pages: Pages, app: Flask) -> None:
     assert "Final standings" in panel
     assert "Ben wins on the tie-break: the higher total of bids." in panel
     assert pad_totals(body, 10) == [-1090, 170, 170]
-    assert "Ben 170 Cat 170 Ann −1090" in panel  # the winner first among equals
+    # The winner first among equals, alone in first place: the tie-break decided (R17).
+    assert "1. Ben 170 2. Cat 170 3. Ann −1090" in panel
     assert "Confirm" not in panel and 'name="bid"' not in body
     # After the last round nothing more can be entered.
     refused = pages.bid(pid, 1, 0)

@@ -16,9 +16,9 @@ def _version(body: str) -> int:
 def _keyless(html: str) -> str:
     """Without the idempotency keys and CSRF tokens (signed with the time), which every
     rendering makes afresh, and the note of a take-back with its "Undo", which only the
-    answer to the take-back shows."""
+    answer to the take-back shows (white space folded)."""
     html = re.sub(r'<form [^>]*class="note taken-back">.*?</form>', "", html, flags=re.S)
-    return re.sub(r'name="(idempotency_key|csrf_token)" value="[^"]*"', "", html)
+    return " ".join(re.sub(r'name="(idempotency_key|csrf_token)" value="[^"]*"', "", html).split())
 
 
 def _parts(body: str) -> tuple[str, str]:
@@ -56,7 +56,11 @@ def test_draft_taps_answer_with_the_panel_and_the_open_rounds_row_only(pages: Pa
         page = pages.page(pid).get_data(as_text=True)
         expected = pad.replace(section(pad, "round-2"), row.replace(' hx-swap-oob="true"', ""))
         assert _parts(page) == (expected, log), (action, data)
-        assert _keyless(section(page, "entry")) == _keyless(section(body, "entry"))
+        panel, answered = section(page, "entry"), section(body, "entry")
+        if "taken-back" in answered:
+            # The answer to a take-back offers to put it back, in place of the undo line.
+            panel = re.sub(r'<p class="undo-line">.*?</p>', "", panel, flags=re.S)
+        assert _keyless(panel) == _keyless(answered)
     # Confirming the round changes the whole pad: that answer brings it along.
     done = pages.post(pid, "confirm", v=version)
     assert 'id="pad"' in done.get_data(as_text=True)
