@@ -54,16 +54,18 @@ def export_command(file: str, circle_id: str | None) -> None:
     """Write the whole history (every game of every circle, and the one-off games) or one
     circle's as one JSON file; "-" writes to stdout."""
     circle = _circle_option(circle_id)
-    text = transfer.history_json(circle.id if circle else None)
+    chunks = transfer.history_chunks(circle.id if circle else None, reveal_open_bids=True)
     if file == "-":
-        click.echo(text, nl=False)
+        for chunk in chunks:
+            click.echo(chunk, nl=False)
         return
     # Write beside the target and rename: a crash never leaves half a backup behind.
     target = Path(file)
     fd, tmp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+            for chunk in chunks:
+                f.write(chunk)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

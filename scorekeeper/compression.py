@@ -66,6 +66,8 @@ def _compress(response: Response) -> Response:
         or response.mimetype not in COMPRESSIBLE
         or "Content-Encoding" in response.headers
         or request.method == "HEAD"
+        # A generated stream (the history export) goes out as it is made.
+        or (response.is_streamed and request.endpoint != "static")
     ):
         return response
     coding = accepted_coding()

@@ -1,48 +1,233 @@
+"""Databases for the tests.
+
+bin/test runs the suite twice: on SQLite files, then on a throwaway PostgreSQL server whose
+URL it passes here in TEST_DATABASE_URL, with `--database-only`: that pass runs only the
+tests marked `database` (set here on every test using the `database_url` or
+`migrated_database_url` fixture, `app` included, or reading TEST_DATABASE_URL itself);
+the others touch no database and have run already.
+
+The real migrations build the newest schema once per test session (and per xdist worker)
+into a template: a SQLite file, or a PostgreSQL template database. Each test that uses
+`app` then gets its own pristine copy of it, which is much quicker than migrating anew.
+`tests/robustness/test_migrations.py` still migrates an empty database from 0001.
+"""
+
 import os
+import shutil
 from collections.abc import Iterator
+from functools import cache
+from itertools import count
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from flask_migrate import upgrade
-from sqlalchemy import create_engine, text
+from sqlalchemy import Connection, create_engine, text
+from sqlalchemy.engine import make_url
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 
-# bin/test runs the suite twice: on SQLite files, then on a throwaway PostgreSQL server
-# whose URL it passes here.
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+DATABASE_FIXTURES = frozenset({"database_url", "migrated_database_url"})
+_DESELECTED = pytest.StashKey[bool]()
 
 
-@pytest.fixture
-def database_url(tmp_path: Path) -> str:
-    """An empty database for one test: a new SQLite file, or a wiped PostgreSQL schema."""
-    if not TEST_DATABASE_URL:
-        return f"sqlite:///{tmp_path / 'test.sqlite'}"
-    engine = create_engine(TEST_DATABASE_URL)
-    with engine.begin() as conn:
-        conn.execute(text("DROP SCHEMA public CASCADE"))
-        conn.execute(text("CREATE SCHEMA public"))
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--database-only",
+        action="store_true",
+        help="run only the tests marked `database` (bin/test's PostgreSQL pass)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "database: uses a database (set automatically in tests/conftest.py)",
+    )
+    # Under pytest-xdist (`-n 2`) each worker has PostgreSQL databases of its own, also
+    # for the tests that read TEST_DATABASE_URL themselves (before their modules load).
+    if TEST_DATABASE_URL and WORKER != "main":
+        url = make_url(TEST_DATABASE_URL)
+        name = f"{url.database}_{WORKER}"
+        _admin(f'DROP DATABASE IF EXISTS "{name}"', f'CREATE DATABASE "{name}"')
+        os.environ["TEST_DATABASE_URL"] = url.set(database=name).render_as_string(
+            hide_password=False
+        )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if TEST_DATABASE_URL and WORKER != "main":
+        name = f"{make_url(TEST_DATABASE_URL).database}_{WORKER}"
+        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _admin(*statements: str) -> None:
+    assert TEST_DATABASE_URL
+    engine = create_engine(TEST_DATABASE_URL, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        for statement in statements:
+            conn.execute(text(statement))
     engine.dispose()
-    return TEST_DATABASE_URL
+
+
+@cache
+def _reads_test_database_url(path: Path) -> bool:
+    return "TEST_DATABASE_URL" in path.read_text(encoding="utf-8")
+
+
+def _uses_database(item: pytest.Item) -> bool:
+    if DATABASE_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+        return True
+    return item.path.suffix == ".py" and _reads_test_database_url(item.path)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if _uses_database(item):
+            item.add_marker(pytest.mark.database)
+    if config.getoption("database_only"):
+        keep = [item for item in items if item.get_closest_marker("database")]
+        if len(keep) < len(items):
+            config.hook.pytest_deselected(items=[i for i in items if i not in keep])
+            items[:] = keep
+            config.stash[_DESELECTED] = True
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    # `bin/test tests/engine`: no database test among those asked for is no failure of the
+    # PostgreSQL pass (a selection that is empty for any other reason still is).
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and session.config.stash.get(
+        _DESELECTED, False
+    ):
+        session.exitstatus = pytest.ExitCode.OK
+
+
+def _migrate(url: str, instance: Path) -> None:
+    """Build the newest schema with the real migrations, as `flask db upgrade` does."""
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url},
+        instance_path=instance,
+    )
+    with app.app_context():
+        upgrade()
+        db.session.remove()
+        db.engine.dispose()
+
+
+class Postgres:
+    """Databases of their own for the tests on the PostgreSQL server of TEST_DATABASE_URL:
+    each a copy of a template (`CREATE DATABASE … TEMPLATE`), dropped after the test."""
+
+    def __init__(self, url: str, worker: str) -> None:
+        self.url = make_url(url)
+        self.prefix = f"{self.url.database}_{worker}"
+        self.numbers = count(1)
+        self.engine = create_engine(self.url, isolation_level="AUTOCOMMIT")
+        self.conn: Connection = self.engine.connect()
+        version = int(self.conn.execute(text("SHOW server_version_num")).scalar_one())
+        # FORCE: end any connection a test left open. FILE_COPY copies the files and then
+        # checkpoints, quicker than logging every page when the server doesn't fsync.
+        self.force = " WITH (FORCE)" if version >= 130000 else ""
+        fsync = self.conn.execute(text("SHOW fsync")).scalar_one()
+        self.strategy = " STRATEGY FILE_COPY" if version >= 150000 and fsync == "off" else ""
+        self.template = f"{self.prefix}_template"
+
+    def build_template(self, instance: Path) -> None:
+        self.drop(self.template)
+        self.conn.execute(text(f'CREATE DATABASE "{self.template}" TEMPLATE template0'))
+        _migrate(self.url_of(self.template), instance)
+
+    def create(self, template: str) -> str:
+        name = f"{self.prefix}_{next(self.numbers)}"
+        self.drop(name)
+        self.conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"{self.strategy}'))
+        return name
+
+    def drop(self, name: str) -> None:
+        self.conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"{self.force}'))
+
+    def url_of(self, name: str) -> str:
+        return self.url.set(database=name).render_as_string(hide_password=False)
+
+    def close(self) -> None:
+        self.drop(self.template)
+        self.conn.close()
+        self.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def _postgres() -> Iterator[Postgres | None]:
+    if not TEST_DATABASE_URL:
+        yield None
+        return
+    postgres = Postgres(TEST_DATABASE_URL, WORKER)
+    try:
+        yield postgres
+    finally:
+        postgres.close()
+
+
+@pytest.fixture(scope="session")
+def _schema_template(
+    tmp_path_factory: pytest.TempPathFactory, _postgres: Postgres | None
+) -> str | Path:
+    """The newest schema, built once by the real migrations: a SQLite file to copy, or
+    the name of a PostgreSQL template database."""
+    instance = tmp_path_factory.mktemp("template-instance")
+    if _postgres is not None:
+        _postgres.build_template(instance)
+        return _postgres.template
+    path = tmp_path_factory.mktemp("template") / "template.sqlite"
+    _migrate(f"sqlite:///{path}", instance)
+    # The last connection closed has checkpointed the write-ahead log into the file.
+    assert not path.with_name(path.name + "-wal").exists()
+    return path
 
 
 @pytest.fixture
-def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
+def database_url(tmp_path: Path, _postgres: Postgres | None) -> Iterator[str]:
+    """An empty database of this test's own: a new SQLite file, or a new PostgreSQL
+    database."""
+    if _postgres is None:
+        yield f"sqlite:///{tmp_path / 'test.sqlite'}"
+        return
+    name = _postgres.create("template0")
+    yield _postgres.url_of(name)
+    _postgres.drop(name)
+
+
+@pytest.fixture
+def migrated_database_url(
+    tmp_path: Path, _postgres: Postgres | None, _schema_template: str | Path
+) -> Iterator[str]:
+    """A database of this test's own at the newest schema, with no rows but what the
+    migrations put there: a copy of the session's template."""
+    if _postgres is None:
+        assert isinstance(_schema_template, Path)
+        path = tmp_path / "app.sqlite"
+        shutil.copyfile(_schema_template, path)
+        yield f"sqlite:///{path}"
+        return
+    assert isinstance(_schema_template, str)
+    name = _postgres.create(_schema_template)
+    yield _postgres.url_of(name)
+    _postgres.drop(name)
+
+
+@pytest.fixture
+def app(tmp_path: Path, migrated_database_url: str) -> Iterator[Flask]:
     app = create_app(
         {
             "TESTING": True,
             "SECRET_KEY": "test",
-            "SQLALCHEMY_DATABASE_URI": database_url,
+            "SQLALCHEMY_DATABASE_URI": migrated_database_url,
         },
         instance_path=tmp_path / "instance",
     )
-    with app.app_context():
-        # Build the schema from the migrations, not db.create_all(), so every test run
-        # exercises the real migrations.
-        upgrade()
     yield app
     with app.app_context():
         db.session.remove()

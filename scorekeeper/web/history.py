@@ -162,6 +162,7 @@ def transfer_page(circle_id: str) -> str:
 
 
 def _download(body: str, mimetype: str, filename: str) -> Response:
+    """A file to save (one game's JSON or CSV)."""
     return Response(
         body,
         mimetype=mimetype,
@@ -174,8 +175,13 @@ def history_download(circle_id: str) -> Response:
     """The circle's whole history as one JSON file."""
     circle = load_circle(circle_id)
     stamp = datetime.now(UTC).strftime("%Y-%m-%d")
-    body = transfer.history_json(circle.id, reveal_open_bids=False)
-    response = _download(body, "application/json", f"scorekeeper-history-{stamp}.json")
+    # Streamed a few hundred games at a time: the cost of the first byte stays that of
+    # one batch, however long the history.
+    response = Response(
+        transfer.history_chunks(circle.id, reveal_open_bids=False),
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="scorekeeper-history-{stamp}.json"'},
+    )
     response.headers["Cache-Control"] = "private, no-store"
     return response
 

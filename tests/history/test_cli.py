@@ -67,7 +67,7 @@ def test_bad_file_exits_non_zero_and_stores_nothing(
 ) -> None:
     with app.app_context():
         data = json.loads(transfer.history_json(None))
-    data["games"][0]["public_id"] = "a-new-one"
+    data["games"][0]["public_id"] = "a-new-game-id-12345678"
     data["games"][0]["rounds"][3]["totals"] = [1, 2, 3]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
