@@ -6,9 +6,9 @@ tests marked `database` (set here on every test using the `database_url` or
 `migrated_database_url` fixture, `app` included, or reading TEST_DATABASE_URL itself);
 the others touch no database and have run already.
 
-The real migrations build the newest schema once per test session (and per xdist worker)
-into a template: a SQLite file, or a PostgreSQL template database. Each test that uses
-`app` then gets its own pristine copy of it, which is much quicker than migrating anew.
+The real migrations build the newest schema once per test session into a template: a
+SQLite file, or a PostgreSQL template database. Each test that uses `app` then gets its own
+pristine copy of it, quicker than migrating anew.
 `tests/robustness/test_migrations.py` still migrates an empty database from 0001.
 """
 
@@ -30,6 +30,7 @@ from scorekeeper import create_app
 from scorekeeper.extensions import db
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
+# Database names carry the pytest-xdist worker, should the suite ever run with `-n`.
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 DATABASE_FIXTURES = frozenset({"database_url", "migrated_database_url"})
 _DESELECTED = pytest.StashKey[bool]()
@@ -41,37 +42,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="run only the tests marked `database` (bin/test's PostgreSQL pass)",
     )
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers",
-        "database: uses a database (set automatically in tests/conftest.py)",
-    )
-    # Under pytest-xdist (`-n 2`) each worker has PostgreSQL databases of its own, also
-    # for the tests that read TEST_DATABASE_URL themselves (before their modules load).
-    if TEST_DATABASE_URL and WORKER != "main":
-        url = make_url(TEST_DATABASE_URL)
-        name = f"{url.database}_{WORKER}"
-        _admin(f'DROP DATABASE IF EXISTS "{name}"', f'CREATE DATABASE "{name}"')
-        os.environ["TEST_DATABASE_URL"] = url.set(database=name).render_as_string(
-            hide_password=False
-        )
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    if TEST_DATABASE_URL and WORKER != "main":
-        name = f"{make_url(TEST_DATABASE_URL).database}_{WORKER}"
-        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def _admin(*statements: str) -> None:
-    assert TEST_DATABASE_URL
-    engine = create_engine(TEST_DATABASE_URL, isolation_level="AUTOCOMMIT")
-    with engine.connect() as conn:
-        for statement in statements:
-            conn.execute(text(statement))
-    engine.dispose()
 
 
 @cache

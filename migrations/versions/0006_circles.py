@@ -35,6 +35,13 @@ def upgrade():
         sa.PrimaryKeyConstraint('id', name=op.f('pk_circle')),
         sa.UniqueConstraint('public_id', name=op.f('uq_circle_public_id')),
     )
+    sqlite = op.get_bind().dialect.name == 'sqlite'
+    if sqlite:
+        # SQLite's batch mode copies the player table and drops the old one, which the
+        # seats and round lines refer to: no foreign key checks while the copy is made
+        # (the rows and their ids stay the same), on again right after.
+        op.execute('PRAGMA defer_foreign_keys = ON')
+        op.execute('PRAGMA foreign_keys = OFF')
     with op.batch_alter_table('player', schema=None) as batch_op:
         batch_op.add_column(sa.Column('circle_id', sa.Integer(), nullable=True))
         batch_op.drop_constraint(batch_op.f('uq_player_key'), type_='unique')
@@ -51,6 +58,8 @@ def upgrade():
         batch_op.create_foreign_key(
             batch_op.f('fk_game_circle_id_circle'), 'circle', ['circle_id'], ['id']
         )
+    if sqlite:
+        op.execute('PRAGMA foreign_keys = ON')
 
     # Answers kept for retries were stored in plain text and per server, not per client:
     # they go (a retry then writes afresh, as after a day).

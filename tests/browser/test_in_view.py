@@ -7,12 +7,25 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from playwright.sync_api import Locator, Page, expect
 
 from scorekeeper.services import games as game_service
 
 NAMES = ["Anna", "Ben", "Clara", "Dan", "Eve", "Fay"]
+
+
+@pytest.fixture
+def page(page: Page) -> Page:
+    """The phone's page as Safari on an iPhone has it: without scroll anchoring, which
+    in Chromium keeps what is below a swapped panel in place and so often, not always,
+    brings a shorter panel into view by chance."""
+    page.add_init_script(
+        "document.addEventListener('DOMContentLoaded', () =>"
+        " document.documentElement.style.setProperty('overflow-anchor', 'none'))"
+    )
+    return page
 
 
 def in_view(page: Page, element: Locator) -> None:
