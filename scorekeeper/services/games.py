@@ -631,9 +631,7 @@ def _check_bid(game: Game, draft: Draft, seat: int, bid: object, bids: list[int 
         raise _rejected(exc) from None
 
 
-def put_back(
-    game: Game, kind: str, values: dict[int, int], version: int | None = None
-) -> None:
+def put_back(game: Game, kind: str, values: dict[int, int], version: int | None = None) -> None:
     """Undo a take-back in the open round: put ``values`` (seat → bid, or seat → trick
     count for ``kind`` "tricks") back where they were taken from, checked again.
 

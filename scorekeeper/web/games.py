@@ -354,8 +354,10 @@ def _take_back(game: Game) -> None:
     else:
         text = i18n._("The tricks from %(name)s on are taken back.", name=names[seat])
     token = takeback.seal(game.public_id, takeback.TakenBack(kind, taken, game.version))
-    # Shown once with the answer (or the page a phone without JavaScript goes back to).
-    flash({"text": text, "token": token}, "take-back")
+    # Shown once with the answer (or the page a phone without JavaScript goes back to):
+    # the note, and the seal its "Undo" sends back.
+    flash(text, "take-back")
+    flash(token, "take-back-seal")
 
 
 @bp.post("/games/<public_id>/put-back")

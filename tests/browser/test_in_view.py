@@ -34,7 +34,7 @@ def in_view(page: Page, element: Locator) -> None:
     box = element.bounding_box()
     assert box is not None
     height = page.viewport_size["height"] if page.viewport_size else 844
-    assert 0 <= box["y"] and box["y"] + box["height"] <= height, (box, height)
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height, (box, height)
 
 
 def game_with_rounds(app: Flask, rounds: int, **rules: Any) -> str:

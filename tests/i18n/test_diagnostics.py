@@ -18,19 +18,30 @@ from scorekeeper import i18n
 from scorekeeper.services import games as game_service
 from scorekeeper.services import transfer
 from scorekeeper.services.errors import Rejected
+from tests.history.support import join, the_circle
 from tests.web.support import Pages
 
 
 def _backup(app: Flask) -> tuple[str, dict[str, Any]]:
-    """One game of three rounds (Ann, Ben, Cat; standard rules) as a history file."""
+    """One game of three rounds (Ann, Ben, Cat; standard rules) in a circle, as that
+    circle's history file."""
     with app.app_context():
+        circle = the_circle()
         game, _token = game_service.create_game(
-            ["Ann", "Ben", "Cat"], 0, game_service.parse_rules({})
+            ["Ann", "Ben", "Cat"], 0, game_service.parse_rules({}), circle_id=circle.id
         )
         game_service.record_round(game, [1, 0, 0], [1, 0, 0])
         game_service.record_round(game, [1, 1, 0], [1, 1, 0])
         game_service.record_round(game, [1, 1, 1], [1, 1, 1])
-        return game.public_id, json.loads(transfer.history_json())
+        return game.public_id, json.loads(transfer.history_json(circle.id))
+
+
+def _import_path(app: Flask, reader: Pages) -> str:
+    """The circle's import address, for a reader who holds the circle's link."""
+    with app.app_context():
+        circle = the_circle().public_id
+    join(reader.client, circle)
+    return f"/circles/{circle}/import"
 
 
 def _bad_totals(data: dict[str, Any]) -> bytes:
@@ -69,7 +80,7 @@ def test_bad_import_file_on_the_page(
     reader: Pages = request.getfixturevalue(language)
     pid, data = _backup(app)
     response = reader.client.post(
-        "/import",
+        _import_path(app, reader),
         data={"file": (io.BytesIO(_bad_totals(data)), "backup.json")},
         content_type="multipart/form-data",
     )
@@ -82,7 +93,7 @@ def test_bad_import_file_on_the_page(
 def test_a_good_import_says_what_it_did_in_german(app: Flask, german: Pages) -> None:
     _pid, data = _backup(app)
     response = german.client.post(
-        "/import",
+        _import_path(app, german),
         data={"file": (io.BytesIO(json.dumps(data).encode()), "backup.json")},
         content_type="multipart/form-data",
         follow_redirects=True,

@@ -72,9 +72,9 @@ def literal_text(node: ast.expr) -> str:
         return literal_text(node.body) + " " + literal_text(node.orelse)
     if isinstance(node, ast.BoolOp):
         return " ".join(literal_text(v) for v in node.values)
+    methods = ("format", "strip", "join")
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        if node.func.attr in ("format", "strip", "join"):
-            return literal_text(node.func.value)
+        return literal_text(node.func.value) if node.func.attr in methods else ""
     return ""
 
 
@@ -92,10 +92,11 @@ def sinks_and_errors(trees: list[ast.Module]) -> tuple[dict[str, set[int]], set[
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
                 classes[node.name] = [b for b in map(_name, node.bases) if b]
-                for item in node.body:
-                    if isinstance(item, ast.FunctionDef) and item.name == "__init__":
-                        if found := _text_positions(item.args, method=True):
-                            sinks[node.name] = found
+                inits = [i for i in node.body if isinstance(i, ast.FunctionDef)]
+                for item in inits:
+                    found = _text_positions(item.args, method=True)
+                    if item.name == "__init__" and found:
+                        sinks[node.name] = found
             elif isinstance(node, ast.FunctionDef) and node.name != "__init__":
                 method = bool(node.args.args) and node.args.args[0].arg in ("self", "cls")
                 if found := _text_positions(node.args, method):
@@ -108,16 +109,16 @@ def sinks_and_errors(trees: list[ast.Module]) -> tuple[dict[str, set[int]], set[
     return sinks, set(classes)
 
 
-def unmarked_in(source: str, sinks: dict[str, set[int]], errors: set[str]) -> Iterator[
-    tuple[int, str]
-]:
+def unmarked_in(
+    source: str, sinks: dict[str, set[int]], errors: set[str]
+) -> Iterator[tuple[int, str]]:
     """(line, text) of every literal text given to a sink in ``source``, in order."""
     found: set[tuple[int, int, str]] = set()
     for node in ast.walk(ast.parse(source)):
         given: list[ast.expr] = []
-        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
-            if _name(node.exc.func) in errors and node.exc.args:
-                given.append(node.exc.args[0])
+        raised = node.exc if isinstance(node, ast.Raise) else None
+        if isinstance(raised, ast.Call) and _name(raised.func) in errors and raised.args:
+            given.append(raised.args[0])
         if isinstance(node, ast.Call):
             positions = sinks.get(_name(node.func) or "", set())
             given += [arg for i, arg in enumerate(node.args) if i in positions]
@@ -152,7 +153,7 @@ def test_python_texts_people_read_are_marked() -> None:
 
 
 # What web/games.py once had: the scanner must see it, and nothing in its marked form.
-UNMARKED_CLAIM = '''
+UNMARKED_CLAIM = """
 def claim_scorer(public_id, token):
     if not game_service.token_matches(game, token):
         body = render_template(
@@ -163,15 +164,15 @@ def claim_scorer(public_id, token):
             "again, or follow the game read-only.",
         )
         return make_response(body, 403)
-'''
-MARKED = '''
+"""
+MARKED = """
 def claim_scorer(public_id, token):
     body = render_template("error.html", title=_("Nope"), detail=i18n._("Ask %(x)s", x=y))
     flash(_("Round %(number)s deleted.", number=3))
     raise Rejected(_n("one", "many", 2), "code")
     return make_response("", 204)
-'''
-SINKS_AND_ERRORS = '''
+"""
+SINKS_AND_ERRORS = """
 class Refused(ValueError):
     def __init__(self, message, code): ...
 class Later(Refused): ...
@@ -181,7 +182,7 @@ def shown(table):
     flash(f"Round {n} deleted")
     raise Later("Too late")
     abort(403, "Only the scorer")
-'''
+"""
 
 
 def test_the_scan_would_have_caught_the_scorer_link_page() -> None:
@@ -266,15 +267,15 @@ def test_the_template_scan_sees_plain_text_and_attributes() -> None:
 # Words of English texts that no German text has: a page that shows one to a German
 # reader shows an untranslated text. (Not "in", "an", "so", "was", "will", "Link",
 # "Online": German words too.)
-ENGLISH = set(
-    """the this that these those and or of to with from your you is are isn't has have
+ENGLISH_WORDS = """
+    the this that these those and or of to with from your you is are isn't has have
     doesn't don't can't won't it's its for by on at be been not there here which when
     only again nothing please yet they their what who how why should must would could
     into than then after before until while because if any each every other some
     bid bids tricks trick round rounds dealer deals trump score scorer scoring player
     players game games follow share correct delete undo taken back keep new print
-    """.split()
-)
+"""
+ENGLISH = frozenset(ENGLISH_WORDS.split())
 NAMES = ["Ann", "Ben", "Cat"]
 
 

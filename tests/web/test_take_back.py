@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 
 from scorekeeper.services import games as game_service
-from tests.web.support import HX, Pages, alert, ok, pad_bids, section, seat_rows, text_of
+from tests.web.support import HX, Pages, alert, ok, pad_bids, seat_rows, section, text_of
 
 Snapshot = Callable[[str], tuple[object, ...]]
 
