@@ -61,9 +61,7 @@ class Player(Model):
     __table_args__ = (UniqueConstraint("circle_id", "key"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    circle_id: Mapped[int | None] = mapped_column(
-        ForeignKey("circle.id"), index=True
-    )
+    circle_id: Mapped[int | None] = mapped_column(ForeignKey("circle.id"), index=True)
     name: Mapped[str] = mapped_column(String(NAME_MAX))
     key: Mapped[str] = mapped_column(String(NAME_MAX))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -343,6 +341,4 @@ class FailedAttempt(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     kind: Mapped[str] = mapped_column(String(32))
     client: Mapped[str] = mapped_column(String(64))
-    failed_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), default=utcnow, index=True
-    )
+    failed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)

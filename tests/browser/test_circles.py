@@ -63,7 +63,8 @@ def test_a_circle_from_making_to_a_second_scorer(
     second_phone.goto(live_server + game_path)
     expect(second_phone.get_by_text("Following")).to_be_visible()
     second_phone.get_by_role("button", name="Keep score on this phone").click()
-    expect(second_phone.get_by_text("You keep score of this game on this phone now.")).to_be_visible()
+    taken = second_phone.get_by_text("You keep score of this game on this phone now.")
+    expect(taken).to_be_visible()
     expect(second_phone.get_by_text("Keeping score")).to_be_visible()
     second_phone.locator("details.fold", has_text="Change log").locator("summary").click()
     expect(second_phone.locator("#log")).to_contain_text(
