@@ -17,7 +17,6 @@ import base64
 import hashlib
 import hmac
 import secrets
-import unicodedata
 
 from flask import current_app
 from sqlalchemy import delete, func, or_, select, update
@@ -38,6 +37,7 @@ from scorekeeper.models import (
 from scorekeeper.services import games as game_service
 from scorekeeper.services import idempotency, stats
 from scorekeeper.services.errors import NotFound, Rejected
+from scorekeeper.services.players import fold_text, has_control
 
 KEY_LENGTH = 32
 PASSPHRASE_MIN = 4
@@ -62,9 +62,7 @@ def clean_circle_name(raw: object) -> str:
 
     :raises Rejected: for an empty or over-long name, or one with control characters.
     """
-    if not isinstance(raw, str):
-        raise Rejected(_("Give the circle a name."), "bad_circle_name")
-    name = " ".join(unicodedata.normalize("NFC", raw).split())
+    name = fold_text(raw)
     if not name:
         raise Rejected(_("Give the circle a name."), "bad_circle_name")
     if len(name) > CIRCLE_NAME_MAX:
@@ -72,7 +70,7 @@ def clean_circle_name(raw: object) -> str:
             _("A circle's name has at most %(max)s characters.", max=CIRCLE_NAME_MAX),
             "bad_circle_name",
         )
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
+    if has_control(name):
         raise Rejected(_("Names can't contain control characters."), "bad_circle_name")
     return name
 

@@ -12,14 +12,24 @@ from scorekeeper.models import NAME_MAX, Player, Seat
 from scorekeeper.services.errors import Rejected
 
 
+def fold_text(raw: object) -> str:
+    """A name as stored: NFC, trimmed, inner white space folded ("" for what isn't text)."""
+    if not isinstance(raw, str):
+        return ""
+    return " ".join(unicodedata.normalize("NFC", raw).split())
+
+
+def has_control(text: str) -> bool:
+    """Whether ``text`` holds a control (or other invisible format) character."""
+    return any(unicodedata.category(ch).startswith("C") for ch in text)
+
+
 def clean_name(raw: object) -> str:
     """A player name as stored: trimmed, inner white space folded, NFC, length-limited.
 
     :raises Rejected: for an empty or over-long name, or one with control characters.
     """
-    if not isinstance(raw, str):
-        raise Rejected(_("Each player needs a name."), "bad_name")
-    name = " ".join(unicodedata.normalize("NFC", raw).split())
+    name = fold_text(raw)
     if not name:
         raise Rejected(_("Each player needs a name."), "bad_name")
     if len(name) > NAME_MAX:
@@ -31,7 +41,7 @@ def clean_name(raw: object) -> str:
             ),
             "bad_name",
         )
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
+    if has_control(name):
         raise Rejected(_("Names can't contain control characters."), "bad_name")
     return name
 
