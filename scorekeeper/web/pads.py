@@ -267,12 +267,12 @@ def pad_context(pad: PadView | BlankPad, paper: str) -> dict[str, Any]:
                 if pad.finished
                 else _("After round %(played)s of %(rounds)s", played=played, rounds=len(pad.plan))
             )
-            place = 0
-            previous: int | None = None
-            for index, (seat, total) in enumerate(pad.standings, start=1):
-                if total != previous:
-                    place, previous = index, total
-                standings.append((place, pad.names[seat], total, seat in winners))
+            # The places of the game page (R17): equal totals share a place, unless the
+            # tie-break set the winners apart.
+            standings = [
+                (place, pad.names[seat], total, seat in winners)
+                for place, seat, total in pad.places
+            ]
     layout = pdf.pad_layout(
         paper,
         players,
