@@ -769,3 +769,25 @@ def confirm_round(game: Game, version: int | None = None) -> int:
         _describe_entry(names_of(game), entry),
     )
     return draft.number
+
+
+# -- the next game at the same table --------------------------------------------------------
+
+
+def last_rules(public_ids: Sequence[str]) -> RuleSet | None:
+    """The rule set of the newest score pad game among ``public_ids`` (the games a phone
+    keeps score of), to offer again on the setup form; ``None`` when there is none."""
+    if not public_ids:
+        return None
+    rules = db.session.scalar(
+        select(Game.rules)
+        .where(Game.public_id.in_(list(public_ids)), Game.mode == "pad")
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .limit(1)
+    )
+    if rules is None:
+        return None
+    try:
+        return RuleSet.from_dict(rules)
+    except (ValueError, TypeError):
+        return None  # a rule set this version no longer reads: the book's rules instead

@@ -1,4 +1,5 @@
-"""Renaming a player, and merging two names of the same person into one player.
+"""A circle's players: the names offered on the setup form, renaming a player, and
+merging two names of the same person into one player.
 
 A merge keeps the history: every seat and round line of the merged name moves to the kept
 player, and the merged name is removed. Two players who sat in the same game are two
@@ -16,6 +17,40 @@ from scorekeeper.models import Game, Player, PlayerCards, Rivalry, RoundResult, 
 from scorekeeper.services import idempotency, stats
 from scorekeeper.services import players as player_service
 from scorekeeper.services.errors import NotFound, Rejected
+
+
+def recent_names(circle_id: int | None, limit: int = 30) -> list[str]:
+    """The circle's players for the setup form's one-tap chips, in order of recent play:
+    the players of the latest game first, in their seat order, then those of the game
+    before, and so on. Only score pad games count: bots sit at digital games alone, so a
+    bot is never offered (nor anyone who never sat at a score pad). A one-off game (no
+    circle) has none."""
+    if circle_id is None:
+        return []
+    latest_first = func.row_number().over(
+        partition_by=Seat.player_id, order_by=(Game.created_at.desc(), Game.id.desc())
+    )
+    # Each player's latest score pad game in the circle, and their seat in it.
+    last = (
+        select(
+            Seat.player_id,
+            Seat.seat,
+            Game.created_at,
+            Game.id.label("game_id"),
+            latest_first.label("n"),
+        )
+        .join(Game, Game.id == Seat.game_id)
+        .where(Game.circle_id == circle_id, Game.mode == "pad")
+        .subquery()
+    )
+    rows = db.session.execute(
+        select(Player.name)
+        .join(last, last.c.player_id == Player.id)
+        .where(last.c.n == 1, Player.circle_id == circle_id)
+        .order_by(last.c.created_at.desc(), last.c.game_id.desc(), last.c.seat)
+        .limit(limit)
+    )
+    return [name for (name,) in rows]
 
 
 def _player(player_id: int, circle_id: int) -> Player:

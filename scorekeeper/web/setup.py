@@ -11,15 +11,16 @@ from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import limits
-from scorekeeper.engine import MAX_PLAYERS
+from scorekeeper.engine import MAX_PLAYERS, RuleSet
 from scorekeeper.i18n import LazyString, _, _l
 from scorekeeper.idempotency import idempotent, remember
 from scorekeeper.models import Circle
 from scorekeeper.services import games as game_service
 from scorekeeper.services import players as player_service
+from scorekeeper.services import roster
 from scorekeeper.services.errors import Rejected
 from scorekeeper.web import bp
-from scorekeeper.web.access import grant_scorer, is_htmx, member_circles
+from scorekeeper.web.access import grant_scorer, is_htmx, member_circles, scored_ids
 
 # Named presets: each sets every rule switch (not the players). The form shows the
 # switches, so a preset is only a quick way to set them, and can be adjusted after.
@@ -59,6 +60,8 @@ class SetupForm:
     values: dict[str, str] = field(default_factory=lambda: dict(DEFAULTS))
     switches: set[str] = field(default_factory=set)
     circle: str = ""  # the circle's public id; "" for a one-off game
+    # The rules were set from this phone's last game (and no preset chosen since).
+    remembered: bool = False
 
     @classmethod
     def parse(cls, form: MultiDict[str, str]) -> SetupForm:
@@ -66,7 +69,14 @@ class SetupForm:
         names = (names + [""] * MAX_PLAYERS)[: max(MAX_PLAYERS, len(names))]
         values = {key: form.get(key, default).strip() for key, default in DEFAULTS.items()}
         switches = {key for key in SWITCHES if form.get(key)}
-        return cls(names, form.get("dealer", "0"), values, switches, form.get("circle", "")[:32])
+        return cls(
+            names,
+            form.get("dealer", "0"),
+            values,
+            switches,
+            form.get("circle", "")[:32],
+            form.get("remembered") == "1",
+        )
 
     def players(self) -> list[str]:
         """The names in seat order; empty slots at the end are seats nobody took."""
@@ -87,6 +97,14 @@ class SetupForm:
 
     def dealer_seat(self) -> object:
         return _whole(self.dealer)
+
+    def use_rules(self, rules: RuleSet) -> None:
+        """Set every rule switch as ``rules`` has it (the inverse of :meth:`rules`)."""
+        data = rules.to_dict()
+        self.values = {key: str(data[key]) for key in CHOICES}
+        self.values["from_round"] = str(data["dealer_rule_from_round"])
+        self.values.update({key: str(data["scoring"][key]) for key in SCORING})
+        self.switches = {key for key in SWITCHES if data[key]}
 
     # -- the small edits the form's buttons make --------------------------------------
 
@@ -124,6 +142,7 @@ class SetupForm:
     def preset(self, key: str) -> None:
         if key not in PRESETS:
             return
+        self.remembered = False
         self.values = {**DEFAULTS, "from_round": self.values["from_round"]}
         self.switches = set()
         for option, value in PRESETS[key][1].items():
@@ -164,7 +183,7 @@ def _render(form: SetupForm, *, status: int = 200, message: str | None = None) -
         "form": form,
         "message": message,
         "circles": member_circles(),
-        "known_names": player_service.known_names(circle.id if circle else None),
+        "known_names": roster.recent_names(circle.id if circle else None),
         "seated": {player_service.name_key(n.strip()) for n in form.names if n.strip()},
         "presets": PRESETS,
         "preset": form.preset_in_use(),
@@ -177,13 +196,19 @@ def _render(form: SetupForm, *, status: int = 200, message: str | None = None) -
 
 @bp.get("/games/new")
 def new_game() -> Response:
-    """The setup form: in the circle asked for, else this phone's latest circle."""
+    """The setup form: in the circle asked for, else this phone's latest circle; with the
+    rules of the last game this phone kept score of (a table plays by its own rules)."""
     circles = member_circles()
     asked = request.args.get("circle")
     chosen = next((c for c in circles if c.public_id == asked), None)
     if chosen is None and asked is None and circles:
         chosen = circles[0]
-    return _render(SetupForm(circle=chosen.public_id if chosen else ""))
+    form = SetupForm(circle=chosen.public_id if chosen else "")
+    last = game_service.last_rules(sorted(scored_ids()))
+    if last is not None:
+        form.use_rules(last)
+        form.remembered = True
+    return _render(form)
 
 
 @bp.post("/games/new")
