@@ -774,6 +774,35 @@ def confirm_round(game: Game, version: int | None = None) -> int:
 # -- the next game at the same table --------------------------------------------------------
 
 
+def play_again(game: Game) -> tuple[Game, str]:
+    """The next game at the same table, once ``game`` is over: the same players in the
+    same seats, the seat after its first dealer deals first, the same rule set and the
+    same circle (a one-off game's next game is one-off too). Returns it with its scorer
+    token, as :func:`create_game` does.
+
+    :raises Rejected: for a digital game, or a game whose last round is not recorded yet.
+    """
+    if game.mode != "pad":
+        raise Rejected(
+            _(
+                "Play again is for games kept on the score pad. Set up the next digital "
+                "game from “Play without cards”."
+            ),
+            "not_a_pad_game",
+        )
+    if game.finished_at is None:
+        raise Rejected(
+            _("This game isn't over yet: the next one can start once its last round is recorded."),
+            "game_not_over",
+        )
+    return create_game(
+        names_of(game),
+        (game.first_dealer + 1) % game.player_count,
+        parse_rules(game.rules),
+        circle_id=game.circle_id,
+    )
+
+
 def last_rules(public_ids: Sequence[str]) -> RuleSet | None:
     """The rule set of the newest score pad game among ``public_ids`` (the games a phone
     keeps score of), to offer again on the setup form; ``None`` when there is none."""

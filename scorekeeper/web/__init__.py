@@ -6,6 +6,7 @@ bp = Blueprint("web", __name__)
 
 # The view modules attach their routes to `bp` on import.
 from scorekeeper.web import (  # noqa: E402, F401
+    again,
     circles,
     errors,
     filters,
