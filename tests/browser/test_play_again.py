@@ -64,9 +64,32 @@ def _finished_game(app: Flask, names: list[str], first_dealer: int) -> tuple[str
         return game.public_id, f"/games/{game.public_id}/score/{token}"
 
 
+@pytest.fixture
+def checked_page(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Page]:
+    """A phone whose pages axe-core can be run on (the page's CSP bypassed)."""
+    context = browser.new_context(**browser_context_args, bypass_csp=True)  # type: ignore[arg-type]
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def fits(page: Page, width: int) -> bool:
+    """Whether the page fits ``width`` CSS pixels without sideways scrolling (the
+    viewport is put back to the phone's afterwards)."""
+    before = page.viewport_size
+    page.set_viewport_size({"width": width, "height": 740})
+    try:
+        return bool(page.evaluate(f"document.documentElement.scrollWidth <= {width}"))
+    finally:
+        if before:
+            page.set_viewport_size(before)
+
+
 def test_a_new_game_of_four_known_players_in_six_taps(
-    app: Flask, page: Page, live_server: str, artifacts: Path
+    app: Flask, checked_page: Page, live_server: str, artifacts: Path
 ) -> None:
+    page = checked_page
     link, last_game = _circle_with_history(app)
     # Done long before: this phone holds the circle, and kept score of its last game.
     page.goto(live_server + link)
@@ -89,6 +112,9 @@ def test_a_new_game_of_four_known_players_in_six_taps(
         expect(seats.nth(seat)).to_have_value(name)
     expect(page.locator("#setup input[name=dealer][value='0']")).to_be_checked()
     page.screenshot(path=artifacts / "setup-four-chips.png", full_page=True)
+    assert axe_problems(page) == []
+    assert page.evaluate(TAP_TARGETS) == []
+    assert fits(page, 320)
     # The rules are set already: the game starts right under the names.
     taps.tap(page.locator("#setup .start-early").get_by_role("button", name="Start the game"))
 
@@ -102,16 +128,6 @@ def test_a_new_game_of_four_known_players_in_six_taps(
         assert game is not None
         assert game_service.names_of(game) == ["Ann", "Ben", "Dan", "Eve"]
         assert game.rules["dealer_rule"] == "plus_minus_one"  # remembered from the last game
-
-
-@pytest.fixture
-def checked_page(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Page]:
-    """A phone whose pages axe-core can be run on (the page's CSP bypassed)."""
-    context = browser.new_context(**browser_context_args, bypass_csp=True)  # type: ignore[arg-type]
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
 
 
 def test_play_again_in_one_tap_from_the_final_screen(
@@ -128,7 +144,7 @@ def test_play_again_in_one_tap_from_the_final_screen(
     expect(button).to_be_in_viewport()
     assert axe_problems(page) == []
     assert page.evaluate(TAP_TARGETS) == []
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert fits(page, 390) and fits(page, 320)
     page.screenshot(path=artifacts / "final-play-again.png", full_page=True)
 
     games = _games(app)
