@@ -671,8 +671,9 @@ def set_draft_trump(game: Game, trump: object, version: int | None = None) -> No
 
 
 def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = None) -> None:
-    """Enter one player's tricks in the open round. When all but one are in, the last is
-    filled in by itself (the tricks must add up to the cards of the round).
+    """Enter one player's tricks in the open round. Forced counts fill themselves in: when
+    all but one are in, the last (the tricks must add up to the cards of the round); when
+    every trick is taken, the others' 0.
 
     :raises Rejected: before every bid is in, or for a count that can't add up.
     """
@@ -715,9 +716,13 @@ def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = 
                 ),
                 "tricks_do_not_add_up",
             )
+        # Counts that are forced fill themselves in: once every trick is taken the others
+        # took none, and the last count is what is left.
         missing = [s for s, c in enumerate(counts) if c is None]
-        if len(missing) == 1:
-            counts[missing[0]] = draft.cards - sum(c for c in counts if c is not None)
+        left = draft.cards - sum(c for c in counts if c is not None)
+        if len(missing) == 1 or left == 0:
+            for s in missing:
+                counts[s] = left
     _store(game, draft.number, _draft_entry(draft), complete=False, tricks_draft=counts)
     _finish(game, "tricks", f"Round {draft.number}: {names[seat]}'s tricks entered", draft.number)
 

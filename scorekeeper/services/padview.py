@@ -422,12 +422,18 @@ def _trick_choices(
 def _undo(
     draft: game_service.Draft, order: list[int], bidders: list[int]
 ) -> tuple[str, int] | None:
-    """What one step back clears: the last trick count tapped (the one filled in by
-    itself goes with it), else the last bid."""
+    """What one step back clears: the last trick count tapped (the counts that filled
+    themselves in after it go with it), else the last bid."""
     tapped = [s for s in order if draft.tricks[s] is not None]
     if tapped:
         if len(tapped) == len(order) and len(order) > 1:
-            return ("tricks", tapped[-2])  # the last count was filled in by itself
+            # Every count is in: the ones after the point where the rest was forced (one
+            # count left, or every trick taken) filled themselves in.
+            taken = 0
+            for k, seat in enumerate(order[:-1]):
+                taken += draft.tricks[seat] or 0
+                if k == len(order) - 2 or taken == draft.cards:
+                    return ("tricks", seat)
         return ("tricks", tapped[-1])
     bid = [s for s in bidders if draft.bids[s] is not None]
     return ("bid", bid[-1]) if bid else None

@@ -210,9 +210,10 @@
         var n = parseInt(cell(r, 1).textContent, 10);
         return isNaN(n) ? sum : sum + n;
       }, 0);
-      if (open.length === 1 && !isNaN(cards)) {
-        // The last count fills itself in, as the server will do.
-        cell(open[0], 1).replaceChildren(unsavedMark(String(cards - taken)));
+      if ((open.length === 1 || taken === cards) && !isNaN(cards)) {
+        // Forced counts fill themselves in, as the server will do: the last one, or 0 for
+        // everyone left once every trick is taken.
+        open.forEach(function (r) { cell(r, 1).replaceChildren(unsavedMark(String(cards - taken))); });
         open = [];
       }
       form.querySelectorAll("button[name=tricks]").forEach(function (key) {
