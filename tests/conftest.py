@@ -201,7 +201,11 @@ def app(tmp_path: Path, migrated_database_url: str) -> Iterator[Flask]:
     yield app
     with app.app_context():
         db.session.remove()
+        # Every connection the app took went back to its pool (none held by a response
+        # left unread, a generator or a failed request).
+        held = db.engine.pool.checkedout()  # type: ignore[attr-defined]
         db.engine.dispose()
+    assert held == 0, f"{held} database connection(s) still checked out after the test"
 
 
 @pytest.fixture
