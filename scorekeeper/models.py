@@ -89,6 +89,9 @@ class Game(Model):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Bumped by every change: optimistic locking, and the ETag of live updates.
     version: Mapped[int] = mapped_column(Integer, default=1)
+    # Set when the game is deleted: it leaves every list, the statistics and records, and
+    # its pages answer 404; cleared by an undo (services.history.delete_game).
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.seat", cascade="all, delete-orphan"
@@ -104,6 +107,8 @@ class Game(Model):
     __table_args__ = (
         # A circle's games list, newest first, from the top of an index.
         Index("ix_game_circle_created", "circle_id", "created_at", "id"),
+        # A circle's deleted games, which its statistics leave out.
+        Index("ix_game_circle_deleted", "circle_id", "deleted_at"),
     )
     __mapper_args__ = {"version_id_col": version}
 

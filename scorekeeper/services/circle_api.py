@@ -18,8 +18,12 @@ RECORDS = 3
 
 
 def counts(circle_id: int) -> tuple[int, int]:
-    """The circle's number of games and of players, in one query."""
-    games = select(func.count(Game.id)).where(Game.circle_id == circle_id).scalar_subquery()
+    """The circle's number of games (deleted ones left out) and of players, in one query."""
+    games = (
+        select(func.count(Game.id))
+        .where(Game.circle_id == circle_id, Game.deleted_at.is_(None))
+        .scalar_subquery()
+    )
     players = select(func.count(Player.id)).where(Player.circle_id == circle_id).scalar_subquery()
     row = db.session.execute(select(games, players)).one()
     return int(row[0]), int(row[1])

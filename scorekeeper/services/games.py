@@ -103,10 +103,10 @@ def create_game(
 
 
 def get_game(public_id: str) -> Game:
-    """:raises NotFound: when no game has this id."""
+    """:raises NotFound: when no game has this id (or its game was deleted)."""
     game: Game | None = db.session.scalar(
         select(Game)
-        .where(Game.public_id == public_id)
+        .where(Game.public_id == public_id, Game.deleted_at.is_(None))
         .options(selectinload(Game.seats), selectinload(Game.rounds))
     )
     if game is None:
@@ -147,13 +147,15 @@ def version_of(public_id: str) -> int | None:
 
 
 def list_games(circle_id: int, page: int = 1, per_page: int = 20) -> tuple[list[Game], int]:
-    """A circle's games newest first, one page, with the total count."""
+    """A circle's games newest first (deleted ones left out), one page, with the total
+    count."""
     page = max(1, page)
-    total = db.session.scalar(select(func.count(Game.id)).where(Game.circle_id == circle_id)) or 0
+    live = (Game.circle_id == circle_id, Game.deleted_at.is_(None))
+    total = db.session.scalar(select(func.count(Game.id)).where(*live)) or 0
     games = list(
         db.session.scalars(
             select(Game)
-            .where(Game.circle_id == circle_id)
+            .where(*live)
             .options(selectinload(Game.seats), selectinload(Game.rounds))
             .order_by(Game.created_at.desc(), Game.id.desc())
             .limit(per_page)

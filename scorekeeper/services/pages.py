@@ -1,4 +1,5 @@
-"""What the web pages show around the score pad: recent games, and a game's change log."""
+"""What the web pages show around the score pad: a game's change log. (The lists of games
+are services.history's.)"""
 
 from __future__ import annotations
 
@@ -6,65 +7,14 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
-from sqlalchemy.orm import selectinload
 
 from scorekeeper import i18n
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, Game
-from scorekeeper.services import games as game_service
 
 # Taps while a round is entered are logged too, but the log a person reads shows what a
 # paper pad would: rounds written, corrected or struck out.
 _TAP_ACTIONS = ("bid", "tricks", "trump")
-
-
-@dataclass(frozen=True)
-class GameSummary:
-    """One line of the home page's list of games."""
-
-    public_id: str
-    names: list[str]
-    created_at: datetime
-    rounds_done: int
-    rounds: int
-    finished: bool
-    winners: list[str]
-
-
-def recent_games(public_ids: list[str], limit: int = 10) -> list[GameSummary]:
-    """The newest of these games (the ones this phone keeps score of), for the home page."""
-    if not public_ids:
-        return []
-    games = list(
-        db.session.scalars(
-            select(Game)
-            .where(Game.public_id.in_(public_ids))
-            .options(selectinload(Game.seats), selectinload(Game.rounds))
-            .order_by(Game.created_at.desc(), Game.id.desc())
-            .limit(limit)
-        )
-    )
-    return summarise_games(games)
-
-
-def summarise_games(games: list[Game]) -> list[GameSummary]:
-    """Home-page lines of these games."""
-    summaries = []
-    for game in games:
-        sheet = game_service.sheet_of(game)
-        names = game_service.names_of(game)
-        summaries.append(
-            GameSummary(
-                public_id=game.public_id,
-                names=names,
-                created_at=game.created_at,
-                rounds_done=sum(1 for r in sheet.rounds if r.complete),
-                rounds=len(sheet.plan),
-                finished=sheet.finished,
-                winners=[names[s] for s in sheet.winners],
-            )
-        )
-    return summaries
 
 
 @dataclass(frozen=True)
@@ -91,4 +41,8 @@ def _words(change: Change) -> str:
         return i18n._("Moved into a circle")
     if change.action == "scorer":
         return i18n._("Scoring taken over by a member of the circle")
+    if change.action == "game_deleted":
+        return i18n._("Game deleted")
+    if change.action == "game_restored":
+        return i18n._("Game brought back")
     return i18n.change_summary(change.summary)

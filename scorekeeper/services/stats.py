@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, case, delete, func, select, update
+from sqlalchemy import ColumnElement, and_, case, delete, func, select, update
 from sqlalchemy.orm import InstrumentedAttribute
 
 from scorekeeper import engine
@@ -118,6 +118,31 @@ def summarise(game: Game, sheet: engine.Sheet) -> None:
             add_cards(seat.player_id, summary.by_cards, before)
         new_pairs = rivalries([(s.player_id, s.total, s.won) for s in game.seats])
         add_rivalries(new_pairs, old_pairs)
+
+
+def withdraw(game: Game) -> None:
+    """Take a deleted game out of its players' by-cards counts and head-to-head records.
+    Its seats keep their summaries, which :func:`live` leaves out of every sum, so that
+    an undo (:func:`reinstate`) puts back exactly what was taken."""
+    with db.session.no_autoflush:
+        for seat in game.seats:
+            add_cards(seat.player_id, (), seat.by_cards or [])
+        add_rivalries((), rivalries([(s.player_id, s.total, s.won) for s in game.seats]))
+
+
+def reinstate(game: Game) -> None:
+    """Count a game brought back from deletion again (the undo of :func:`withdraw`)."""
+    with db.session.no_autoflush:
+        for seat in game.seats:
+            add_cards(seat.player_id, seat.by_cards or [])
+        add_rivalries(rivalries([(s.player_id, s.total, s.won) for s in game.seats]))
+
+
+def live(circle_id: int) -> ColumnElement[bool]:
+    """Seats of the circle's games that were not deleted. The deleted are few and found
+    from an index, so the seat queries keep reading their covering indexes."""
+    deleted = select(Game.id).where(Game.circle_id == circle_id, Game.deleted_at.is_not(None))
+    return Seat.game_id.not_in(deleted)
 
 
 Pair = tuple[int, int, int, int, int, int]  # player, other, games, ahead, behind, level
@@ -294,7 +319,7 @@ def player_stats(player_id: int, circle_id: int) -> PlayerStats:
             func.coalesce(func.sum(Seat.overs), 0),
             func.coalesce(func.sum(Seat.unders), 0),
             func.coalesce(func.max(Seat.best_streak), 0),
-        ).where(Seat.player_id == player_id)
+        ).where(Seat.player_id == player_id, live(circle_id))
     ).one()
 
     def extreme(best: bool) -> GameLine | None:
@@ -302,7 +327,7 @@ def player_stats(player_id: int, circle_id: int) -> PlayerStats:
         # Pick the seat from the covering index first, then look up its one game.
         pick = (
             select(Seat.game_id, Seat.total)
-            .where(Seat.player_id == player_id, finished)
+            .where(Seat.player_id == player_id, finished, live(circle_id))
             .order_by(*order)
             .limit(1)
             .subquery()
@@ -387,7 +412,7 @@ def player_lines(circle_id: int) -> list[PlayerLine]:
             func.coalesce(func.sum(Seat.exact), 0),
         )
         .where(Player.circle_id == circle_id)
-        .outerjoin(Seat, Seat.player_id == Player.id)
+        .outerjoin(Seat, and_(Seat.player_id == Player.id, live(circle_id)))
         .group_by(Player.id, Player.name)
         .order_by(Player.key)
     )
@@ -424,7 +449,7 @@ def _top(
     players = select(Player.id).where(Player.circle_id == circle_id).scalar_subquery()
     top = (
         select(Seat.game_id, Seat.player_id, value.label("value"))
-        .where(Seat.player_id.in_(players), Seat.won.is_not(None), *where)
+        .where(Seat.player_id.in_(players), Seat.won.is_not(None), live(circle_id), *where)
         .order_by(value.desc(), Seat.game_id.desc(), Seat.seat.desc())
         .limit(limit)
         .subquery()
@@ -458,18 +483,25 @@ def records(circle_id: int, limit: int = 3) -> Records:
 def rebuild() -> int:
     """Recompute every seat's summary, the by-cards counts and the head-to-head records
     from the stored rounds (after upgrading a database that had games before these
-    summaries existed). Returns the number of games. One transaction."""
+    summaries existed). Returns the number of games counted (deleted ones are not). One
+    transaction."""
     from scorekeeper.services import games as game_service
 
     db.session.execute(delete(PlayerCards))
     db.session.execute(delete(Rivalry))
     count = 0
     for game in db.session.scalars(select(Game).order_by(Game.id)):
+        sheet = game_service.sheet_of(game)
+        if game.deleted_at is not None:
+            # A deleted game keeps its seats' summaries (for an undo) but counts nowhere.
+            for seat, summary in zip(game.seats, seat_summaries(sheet), strict=True):
+                apply_summary(seat, summary)
+            continue
         for seat in game.seats:
             seat.by_cards = None
             seat.won = None
             seat.total = 0
-        summarise(game, game_service.sheet_of(game))
+        summarise(game, sheet)
         count += 1
     db.session.commit()
     return count

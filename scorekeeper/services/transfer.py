@@ -51,7 +51,7 @@ from sqlalchemy import Connection, Dialect, Engine, Table, bindparam, insert, se
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper import engine, writers
+from scorekeeper import engine, i18n, writers
 from scorekeeper.engine import Bidding, RoundEntry, RuleSet, TrumpCall
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _, _n, rule_message
@@ -259,8 +259,10 @@ def _snapshot(engine_: Engine) -> Iterator[Connection]:
 def _game_batches(
     engine_: Engine, circle_id: int | None, reveal: bool
 ) -> Iterator[list[dict[str, Any]]]:
-    """The games, oldest first, as JSON-ready data, :data:`EXPORT_BATCH` at a time."""
-    order = select(Game.id).order_by(Game.created_at, Game.id)
+    """The games, oldest first, as JSON-ready data, :data:`EXPORT_BATCH` at a time. A
+    deleted game has left the history: it is not in it (nor would a restore bring it
+    back as deleted)."""
+    order = select(Game.id).where(Game.deleted_at.is_(None)).order_by(Game.created_at, Game.id)
     if circle_id is not None:
         order = order.where(Game.circle_id == circle_id)
     with _snapshot(engine_) as conn:
@@ -272,7 +274,8 @@ def _game_batches(
 
 
 def _read_games(conn: Connection, ids: list[int], reveal: bool) -> list[dict[str, Any]]:
-    """These games (in this order; one gone meanwhile is left out) in five queries."""
+    """These games (in this order; one gone or deleted meanwhile is left out) in five
+    queries."""
     games = {
         row.id: row
         for row in conn.execute(
@@ -286,7 +289,7 @@ def _read_games(conn: Connection, ids: list[int], reveal: bool) -> list[dict[str
                 Game.scorer_token_hash,
                 Game.first_dealer,
                 Game.rules,
-            ).where(Game.id.in_(ids))
+            ).where(Game.id.in_(ids), Game.deleted_at.is_(None))
         ).all()
     }
     names: dict[int, list[str]] = {}
@@ -720,6 +723,48 @@ def _check_round(
     )
 
 
+def _figure(value: int) -> str:
+    """A number from the file as a message quotes it: in the reader's format, but never
+    thousands of digits."""
+    return i18n.number(value) if abs(value) < 10**_SHOWN_MAX else _shown(value)
+
+
+def _not_adding_up(
+    what: What,
+    rnd: _RoundIn,
+    scores: Sequence[int],
+    totals: Sequence[int],
+    names: list[str],
+) -> str:
+    """What differs in a round whose scores or totals are not the rules': the first
+    player whose score differs (the cause; a total after it follows from it), else the
+    first whose total does, with the file's value and the rules'."""
+    file_scores, file_totals = rnd.scores or (), rnd.totals or ()
+    for seat, (said, right) in enumerate(zip(file_scores, scores, strict=True)):
+        if said != right:
+            return _(
+                "%(what)s: round %(number)s, %(name)s: the file says score %(file)s, the "
+                "rules give %(rules)s.",
+                what=what,
+                number=rnd.number,
+                name=names[seat],
+                file=_figure(said),
+                rules=_figure(right),
+            )
+    seat, said, right = next(
+        (s, a, b) for s, (a, b) in enumerate(zip(file_totals, totals, strict=True)) if a != b
+    )
+    return _(
+        "%(what)s: round %(number)s, %(name)s: the file says total %(file)s, the rules "
+        "give %(rules)s.",
+        what=what,
+        number=rnd.number,
+        name=names[seat],
+        file=_figure(said),
+        rules=_figure(right),
+    )
+
+
 def _breaks(where: What, exc: ValueError, names: list[str]) -> _Bad:
     """A round the engine refuses, with the engine's reason in the reader's words."""
     return _bad(
@@ -914,16 +959,7 @@ def _check_game(raw: object, index: int, now: datetime, single: bool = False) ->
         if scores is not None:
             totals = tuple(t + s for t, s in zip(totals, scores, strict=True))
             if rnd.scores != scores or rnd.totals != totals:
-                raise _bad(
-                    _(
-                        "%(what)s: round %(number)s's scores or totals do not add up: the file "
-                        "says totals %(file)s, the rules give %(rules)s.",
-                        what=what,
-                        number=number,
-                        file=list(rnd.totals or ()),
-                        rules=list(totals),
-                    )
-                )
+                raise _bad(_not_adding_up(what, rnd, scores, totals, names))
         rounds.append(rnd)
     sheet = engine.score_sheet(rules, n, first_dealer, entries)
     if sheet.finished != (finished_at is not None):

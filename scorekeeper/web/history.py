@@ -9,16 +9,38 @@ tap, a resend after a timeout), they change nothing twice and answer as the firs
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlencode
 
-from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Response,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper.extensions import db
 from scorekeeper.i18n import _, _l
 from scorekeeper.idempotency import idempotent
+from scorekeeper.models import Game
+from scorekeeper.services import circles as circle_service
 from scorekeeper.services import history, roster, stats, transfer
 from scorekeeper.services.errors import NotFound, Rejected
 from scorekeeper.web import bp
-from scorekeeper.web.access import load_circle, load_game
+from scorekeeper.web.access import (
+    is_htmx,
+    is_member_of,
+    is_scorer,
+    load_circle,
+    load_game,
+    scored_ids,
+)
 
 RULE_NAMES = {
     "none": _l("no dealer rule"),
@@ -28,9 +50,27 @@ RULE_NAMES = {
     "short": _l("short game"),
     "unicoloured": _l("unicoloured"),
 }
+# The rule options in effect, as the games lists' badges (services.history.badges).
+BADGE_NAMES = {
+    "plus_minus_one": _l("±1"),
+    "canadian": _l("Canadian"),
+    "hidden": _l("Hidden bids"),
+    "secret": _l("Secret bids"),
+    "foresight": _l("Foresight round"),
+    "saboteur": _l("Saboteur"),
+    "no_full_bid": _l("No full bid"),
+    "short": _l("Short game"),
+    "unicoloured": _l("Unicoloured"),
+    "scoring": _l("Own scoring"),
+    "tie_break": _l("Tie-break by bids"),
+    "french": _l("French suits"),
+}
 # Far past any real history; a larger page number is a request to refuse, not to run.
 MAX_PAGE = 100_000
 MAX_ID = 2**31 - 1
+PUBLIC_ID_MAX = 64
+# Where a delete or its undo leads back to: the circle's games list, or the home page.
+BACK_TO = ("circle", "home")
 
 
 def _page() -> int:
@@ -55,23 +95,152 @@ def old_history() -> BaseResponse:
     return redirect(url_for("web.home"), 303)
 
 
+def game_lines_context(back: str) -> dict[str, Any]:
+    """What templates/history/_game_line.html needs besides the line: the badges' words,
+    the Play again endpoint (when the app has it) and where a delete leads back to."""
+    again = next(
+        (e for e in ("web.play_again", "games.play_again") if e in current_app.view_functions),
+        None,
+    )
+    return {"badge_names": BADGE_NAMES, "again_endpoint": again, "back": back}
+
+
+def undo_line(allowed: bool | None = None) -> history.GameLine | None:
+    """The game just deleted (``?deleted=<id>``) for the Undo notice, when it is still
+    deleted and this browser may bring it back (``allowed``: decided by the page, else
+    its scorer or a member of its circle)."""
+    public_id = request.args.get("deleted", "")
+    if not public_id or len(public_id) > PUBLIC_ID_MAX:
+        return None
+    line = history.deleted_line(public_id)
+    if line is None:
+        return None
+    if allowed is None:
+        allowed = is_scorer(public_id) or is_member_of(line.circle_id)
+    return line if allowed else None
+
+
 @bp.get("/circles/<circle_id>/games")
 def games_list(circle_id: str) -> str:
     """The circle's games, newest first, paged and filtered."""
     circle = load_circle(circle_id)
     flt = history.GameFilter.from_args(request.args.to_dict())
     page = history.list_games(circle.id, flt, _page())
+    undo = undo_line(allowed=True)
     return render_template(
         "history/games.html",
         circle=circle,
         page=page,
         flt=flt,
         args=flt.args(),
+        shown_args={k: v for k, v in flt.args().items() if k != "empty"},
         players=history.player_choices(circle.id),
         rule_names=RULE_NAMES,
         dealer_rules=history.DEALER_RULES,
         round_plans=history.ROUND_PLANS,
+        undo=undo if undo is not None and undo.circle_id == circle.id else None,
+        scored=scored_ids(),
+        **game_lines_context("circle"),
     )
+
+
+# -- deleting a game, and the undo ----------------------------------------------------------
+
+
+def _refusal(status: int, title: str, detail: str) -> Response:
+    """A refusal in words where the person is looking: with htmx a notice in the
+    control's place, else a page with the way home."""
+    if is_htmx():
+        target = request.headers.get("HX-Target") or "notice"
+        body = render_template("_notice.html", target=target, title=title, detail=detail)
+    else:
+        body = render_template("error.html", status=status, title=title, detail=detail)
+    return make_response(body, status)
+
+
+def _find(public_id: str) -> Game:
+    """The game, deleted or not; 404 when there is none."""
+    if len(public_id) > PUBLIC_ID_MAX:
+        abort(404)
+    try:
+        return history.find_game(public_id)
+    except NotFound:
+        abort(404)
+
+
+def may_delete(game: Game | history.GameLine) -> bool:
+    """Whether this browser may delete the game (and bring it back): its scorer, or
+    someone holding the link of its circle."""
+    return is_scorer(game.public_id) or is_member_of(game.circle_id)
+
+
+def _require_table(game: Game) -> None:
+    """Refuse (403, in words) a browser that neither scores the game nor holds its
+    circle's link; nothing is changed."""
+    if not may_delete(game):
+        abort(
+            _refusal(
+                403,
+                _("Only the table can delete this game"),
+                _(
+                    "A game is deleted by whoever keeps its score, or by someone in its "
+                    "circle. This phone only follows it: nothing was deleted."
+                ),
+            )
+        )
+
+
+def _authorize_table(public_id: str, **view_args: object) -> None:
+    _require_table(_find(public_id))
+
+
+def _refuse_table(message: str, **view_args: object) -> Response:
+    """The form's idempotency key sent with another request (422)."""
+    return _refusal(422, _("Nothing was changed"), message)
+
+
+def _back(game: Game, **args: str) -> str:
+    """Where the delete or undo form was: the game's circle's games list (for a member),
+    else the home page; with ``args`` in its query."""
+    circle = circle_service.game_circle(game) if request.form.get("back") == "circle" else None
+    if circle is not None and is_member_of(circle.id):
+        target = url_for("web.games_list", circle_id=circle.public_id)
+    else:
+        target = url_for("web.home")
+    return f"{target}?{urlencode(args)}" if args else target
+
+
+@bp.post("/games/<public_id>/delete")
+@idempotent(_refuse_table, authorize=_authorize_table)
+def delete_game(public_id: str) -> BaseResponse:
+    """Delete the game (it leaves the lists and statistics); the page it leads back to
+    offers the Undo. Deleting it again changes nothing and answers the same."""
+    game = _find(public_id)
+    _require_table(game)
+    try:
+        history.delete_game(game)
+    except Rejected as exc:
+        db.session.rollback()
+        return _refusal(exc.status, _("Nothing was deleted"), exc.message)
+    return redirect(_back(game, deleted=game.public_id), 303)
+
+
+@bp.post("/games/<public_id>/restore")
+@idempotent(_refuse_table, authorize=_authorize_table)
+def restore_game(public_id: str) -> BaseResponse:
+    """Undo a delete: the game is back in the lists and statistics, as it was."""
+    game = _find(public_id)
+    _require_table(game)
+    try:
+        restored = history.restore_game(game)
+    except Rejected as exc:
+        db.session.rollback()
+        return _refusal(exc.status, _("Nothing was brought back"), exc.message)
+    if restored:
+        flash(_("The game is back."))
+    else:
+        flash(_("This game is not deleted: nothing changed."))
+    return redirect(_back(game), 303)
 
 
 @bp.get("/circles/<circle_id>/players")

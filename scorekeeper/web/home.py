@@ -2,9 +2,10 @@
 
 from flask import render_template
 
-from scorekeeper.services import pages as page_service
+from scorekeeper.services import history
 from scorekeeper.web import bp
 from scorekeeper.web.access import member_circles, scored_ids
+from scorekeeper.web.history import game_lines_context, undo_line
 
 
 @bp.get("/")
@@ -14,6 +15,8 @@ def home() -> str:
     return render_template(
         "home.html",
         circles=member_circles(),
-        games=page_service.recent_games(list(scored)),
+        games=history.phone_games(list(scored)),
         scored=scored,
+        undo=undo_line(),
+        **game_lines_context("home"),
     )

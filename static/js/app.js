@@ -415,3 +415,16 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
+
+// A question that opens in place ("Delete this game?" in the games lists) is brought into
+// view when it opens past the edge of the screen.
+(function () {
+  "use strict";
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (!(details instanceof HTMLDetailsElement) || !details.open) return;
+    if (!details.hasAttribute("data-in-view")) return;
+    var box = details.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) details.scrollIntoView({ block: "nearest" });
+  }, true);
+})();

@@ -62,15 +62,13 @@ def _text(body: bytes | str) -> str:
     [
         (
             "german",
-            "Spiel 1 ({pid}): Die Punkte oder Stände von Runde 2 gehen nicht auf: Die Datei "
-            "nennt die Stände [1, 2, 3], die Regeln ergeben [60, 50, 40].",
-            "do not add up",
+            "Spiel 1 ({pid}): Runde 2, Ann: Die Datei nennt den Stand 1, die Regeln ergeben 60.",
+            "the file says",
         ),
         (
             "english",
-            "Game 1 ({pid}): round 2's scores or totals do not add up: the file says totals "
-            "[1, 2, 3], the rules give [60, 50, 40].",
-            "gehen nicht auf",
+            "Game 1 ({pid}): round 2, Ann: the file says total 1, the rules give 60.",
+            "Die Datei nennt",
         ),
     ],
 )
@@ -234,8 +232,8 @@ def test_import_command_in_german(app: Flask, tmp_path: Path) -> None:
     result = runner.invoke(args=["import", str(bad)], env={**SHELL, "LANG": "de_DE.UTF-8"})
     assert result.exit_code == 1
     assert result.stderr.startswith(
-        f"Import abgelehnt, nichts gespeichert: Spiel 1 ({pid}): Die Punkte oder Stände von "
-        "Runde 2 gehen nicht auf"
+        f"Import abgelehnt, nichts gespeichert: Spiel 1 ({pid}): Runde 2, Ann: Die Datei nennt "
+        "den Stand 1, die Regeln ergeben 60."
     )
     good = tmp_path / "good.json"
     good.write_text(json.dumps(_backup(app)[1]))
