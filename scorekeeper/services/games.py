@@ -812,12 +812,13 @@ def play_again(game: Game) -> tuple[Game, str]:
 
 def last_rules(public_ids: Sequence[str]) -> RuleSet | None:
     """The rule set of the newest score pad game among ``public_ids`` (the games a phone
-    keeps score of), to offer again on the setup form; ``None`` when there is none."""
+    keeps score of, deleted ones left out), to offer again on the setup form; ``None``
+    when there is none."""
     if not public_ids:
         return None
     rules = db.session.scalar(
         select(Game.rules)
-        .where(Game.public_id.in_(list(public_ids)), Game.mode == "pad")
+        .where(Game.public_id.in_(list(public_ids)), Game.mode == "pad", Game.deleted_at.is_(None))
         .order_by(Game.created_at.desc(), Game.id.desc())
         .limit(1)
     )

@@ -23,8 +23,8 @@ def recent_names(circle_id: int | None, limit: int = 30) -> list[str]:
     """The circle's players for the setup form's one-tap chips, in order of recent play:
     the players of the latest game first, in their seat order, then those of the game
     before, and so on. Only score pad games count: bots sit at digital games alone, so a
-    bot is never offered (nor anyone who never sat at a score pad). A one-off game (no
-    circle) has none."""
+    bot is never offered (nor anyone who never sat at a score pad); nor do deleted games.
+    A one-off game (no circle) has none."""
     if circle_id is None:
         return []
     latest_first = func.row_number().over(
@@ -40,7 +40,7 @@ def recent_names(circle_id: int | None, limit: int = 30) -> list[str]:
             latest_first.label("n"),
         )
         .join(Game, Game.id == Seat.game_id)
-        .where(Game.circle_id == circle_id, Game.mode == "pad")
+        .where(Game.circle_id == circle_id, Game.mode == "pad", Game.deleted_at.is_(None))
         .subquery()
     )
     rows = db.session.execute(

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
 from scorekeeper.idempotency import REPLAYED, REUSED
-from scorekeeper.models import Change, Game, IdempotencyKey, Player
+from scorekeeper.models import Change, Game, IdempotencyKey, Player, utcnow
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import digital as digital_service
 from scorekeeper.services import games as game_service
@@ -343,3 +343,15 @@ def test_without_a_csrf_token_nothing_starts(app: Flask, pages: Pages) -> None:
     assert everything(app) == stored
     # With the token of the final screen it starts.
     assert new_game_of(tap_again(pages.client, old))
+
+
+def test_a_deleted_game_is_not_found(app: Flask, pages: Pages) -> None:
+    old = finished(app, pages, ["Anna", "Ben", "Clara"])
+    with app.app_context():
+        game = game_service.get_game(old)
+        game.deleted_at = utcnow()
+        db.session.commit()
+    stored = everything(app)
+    answer = pages.client.post(f"/games/{old}/again", data={"idempotency_key": "k" * 20})
+    assert answer.status_code == 404
+    assert everything(app) == stored

@@ -9,7 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, Player
+from scorekeeper.models import Game, Player, utcnow
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import digital as digital_service
 from scorekeeper.services import games as game_service
@@ -205,3 +205,16 @@ def test_chips_are_the_circles_own(app: Flask, pages: Pages) -> None:
         assert roster.recent_names(ids[1]) == ["Mum", "Dad", "Kid"]
         assert roster.recent_names(None) == []
         assert roster.recent_names(ids[0], limit=2) == ["Ann", "Ben"]
+
+
+def test_a_deleted_game_is_neither_remembered_nor_recent(app: Flask, pages: Pages) -> None:
+    circle = pages.make_circle("Thursday")
+    pages.new_game(["Ann", "Ben", "Cat"], circle=circle, bidding="hidden")
+    gone = pages.new_game(["Dan", "Eve", "Fay"], circle=circle, bidding="secret")
+    with app.app_context():
+        game = game_service.get_game(gone)
+        game.deleted_at = utcnow()  # deleted from the games list: it leaves every list
+        db.session.commit()
+    body = pages.client.get("/games/new").get_data(as_text=True)
+    assert checked(body, "bidding") == ["hidden"]  # the last game still there
+    assert chips(body) == ["Ann", "Ben", "Cat"]
