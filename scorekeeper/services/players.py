@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import unicodedata
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _
-from scorekeeper.models import NAME_MAX, Player, Seat
+from scorekeeper.models import NAME_MAX, Player
 from scorekeeper.services.errors import Rejected
 
 
@@ -72,20 +72,3 @@ def get_or_create(names: list[str], circle_id: int | None) -> list[Player]:
             found[key] = player
         players.append(player)
     return players
-
-
-def known_names(circle_id: int | None, limit: int = 30) -> list[str]:
-    """The circle's names, the most played first: offered with one tap on the setup page
-    (a one-off game has none)."""
-    if circle_id is None:
-        return []
-    games = func.count(Seat.game_id)
-    rows = db.session.execute(
-        select(Player.name)
-        .where(Player.circle_id == circle_id)
-        .outerjoin(Seat, Seat.player_id == Player.id)
-        .group_by(Player.id, Player.name)
-        .order_by(games.desc(), Player.name)
-        .limit(limit)
-    )
-    return [name for (name,) in rows]
