@@ -21,6 +21,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -109,6 +110,15 @@ class Game(Model):
         Index("ix_game_circle_created", "circle_id", "created_at", "id"),
         # A circle's deleted games, which its statistics leave out.
         Index("ix_game_circle_deleted", "circle_id", "deleted_at"),
+        # A circle's unfinished games by when they were last touched: where the games
+        # list finds the empty ones it leaves out, without reading every game.
+        Index(
+            "ix_game_circle_unfinished",
+            "circle_id",
+            "updated_at",
+            sqlite_where=text("finished_at IS NULL"),
+            postgresql_where=text("finished_at IS NULL"),
+        ),
     )
     __mapper_args__ = {"version_id_col": version}
 

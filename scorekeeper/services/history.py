@@ -176,8 +176,11 @@ def _midnight(d: date) -> datetime:
 
 
 def _empty(now: datetime) -> ColumnElement[bool]:
-    """Games with no round (not even bids) that nobody touched since ``EMPTY_AFTER``."""
+    """Games with no round (not even bids) that nobody touched since ``EMPTY_AFTER``.
+    (Such a game is unfinished: saying so lets the count read the index of unfinished
+    games rather than every game.)"""
     return and_(
+        Game.finished_at.is_(None),
         Game.updated_at < now - EMPTY_AFTER,
         ~exists().where(Round.game_id == Game.id),
     )

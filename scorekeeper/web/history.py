@@ -102,7 +102,9 @@ def game_lines_context(back: str) -> dict[str, Any]:
         (e for e in ("web.play_again", "games.play_again") if e in current_app.view_functions),
         None,
     )
-    return {"badge_names": BADGE_NAMES, "again_endpoint": again, "back": back}
+    # The badges' words in the reader's language, looked up once per page.
+    badge_names = {key: str(name) for key, name in BADGE_NAMES.items()}
+    return {"badge_names": badge_names, "again_endpoint": again, "back": back}
 
 
 def undo_line(allowed: bool | None = None) -> history.GameLine | None:

@@ -124,7 +124,7 @@ def test_the_games_list_on_a_small_phone(
 
     # Delete asks first, where it was tapped; nothing is gone yet.
     finished.locator("details.delete > summary").click()
-    question = finished.get_by_text("Delete this game of Anna-Katharina, Benedikt, Clara?")
+    question = finished.get_by_text("Delete this game? It leaves the list")
     _in_view(phone, question)
     confirm = finished.get_by_role("button", name="Delete game")
     _in_view(phone, confirm)
