@@ -145,6 +145,60 @@ class DraftView:
 
 
 @dataclass(frozen=True)
+class Standing:
+    """One line of the standings at a glance."""
+
+    place: int  # equal totals share a place (R17)
+    seat: int
+    name: str
+    total: int
+    behind: int  # points behind the leader: 0 for the leader(s)
+
+
+SOFT_HYPHEN = "\N{SOFT HYPHEN}"
+_VOWELS = frozenset("aeiouyäöüáàâéèêëíìîïóòôúùûæøåœ")
+# Letters that stand for one sound: a word never breaks inside them.
+_UNITS = ("sch", "ch", "ck", "ph", "sh", "th")
+
+
+def breakable(name: str, shortest: int = 3) -> str:
+    """``name`` with soft hyphens where its long words may break across lines: before
+    the consonant (or "ch", "sch", …) that opens a syllable, as a rough rule of English
+    and German finds them ("Maxi-mi-lian", "Chris-topher", "Kons-tan-tin"), at least
+    ``shortest`` letters from either end of the word. Short words stay whole."""
+    return " ".join(
+        "-".join(_breakable_word(part, shortest) for part in word.split("-"))
+        for word in name.split(" ")
+    )
+
+
+def _breakable_word(word: str, shortest: int) -> str:
+    if len(word) < 2 * shortest or not word.isalpha():
+        return word
+    low = word.lower()
+    breaks = []
+    inside = 0  # letters left of a unit just passed
+    for i in range(1, len(low)):
+        if inside:
+            inside -= 1
+            continue
+        unit = next((u for u in _UNITS if low.startswith(u, i)), low[i])
+        after = i + len(unit)
+        if (
+            low[i] not in _VOWELS
+            and after < len(low)
+            and low[after] in _VOWELS
+            and shortest <= i <= len(low) - shortest
+            and any(c in _VOWELS for c in low[:i])
+        ):
+            breaks.append(i)
+        inside = len(unit) - 1
+    for i in reversed(breaks):
+        word = word[:i] + SOFT_HYPHEN + word[i:]
+    return word
+
+
+@dataclass(frozen=True)
 class PadView:
     public_id: str
     names: list[str]
@@ -170,6 +224,28 @@ class PadView:
     def tie_broken(self) -> bool:
         """Whether the tie-break (R17, bid total) decided between equal top totals."""
         return self.finished and len(self.winners) < self.totals.count(max(self.totals))
+
+    @property
+    def rounds_done(self) -> int:
+        """How many rounds are scored."""
+        return sum(1 for row in self.rows if row.complete)
+
+    @property
+    def board(self) -> list[Standing]:
+        """The standings at a glance, best first: each player's shared place (R17, as
+        :attr:`places`), total, and how far behind the leader."""
+        places = self.places
+        top = places[0][2] if places else 0
+        return [
+            Standing(place, seat, self.names[seat], total, top - total)
+            for place, seat, total in places
+        ]
+
+    @property
+    def pad_names(self) -> list[str]:
+        """The names as the pad's narrow columns head them: long ones may break at their
+        syllables (soft hyphens), so they wrap instead of widening the pad."""
+        return [breakable(name) for name in self.names]
 
     @property
     def places(self) -> list[tuple[int, int, int]]:

@@ -377,8 +377,13 @@ def _put_back(game: Game) -> None:
 @bp.post("/games/<public_id>/confirm")
 @write
 def confirm(public_id: str) -> ResponseReturnValue:
-    """Score the round: the new totals appear on the pad."""
-    return _act(public_id, lambda g: game_service.confirm_round(g, _version()))
+    """Score the round: the new totals appear on the pad and in the standings."""
+    response = make_response(_act(public_id, lambda g: game_service.confirm_round(g, _version())))
+    if is_htmx() and response.status_code == 200:
+        # The round is scored: the page shows the new standings (at its top, the panel
+        # of the next round under them), wherever the scorer had scrolled to.
+        response.headers["HX-Reswap"] = "outerHTML show:#standings:top"
+    return response
 
 
 # -- correcting and deleting rounds ---------------------------------------------------------

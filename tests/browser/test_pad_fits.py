@@ -1,0 +1,113 @@
+"""The whole pad on one phone screen: with 3 to 6 players and long names, at 320, 360
+and 390 px wide, the pad needs no sideways scrolling and every name shows whole (long
+names break between syllables), with the worst totals a game of six reaches."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, Page, expect
+
+from scorekeeper.services import games as game_service
+
+LONG_NAMES = ["Maximilian", "Anna-Lena", "Christopher", "Bartholomew", "Konstantin", "Friederike"]
+SHORT_NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
+
+
+def scored_game(app: Flask, names: list[str], rounds: int) -> str:
+    """``rounds`` rounds played so that the totals grow wide: the first player bids every
+    trick and takes them (three digits), the second bids every trick and takes none (a
+    minus and three digits); the scorer link."""
+    with app.app_context():
+        game, token = game_service.create_game(names, 0, game_service.parse_rules({}))
+        n = len(names)
+        for cards in game_service.sheet_of(game).plan[:rounds]:
+            bids = [cards, cards] + [0] * (n - 2)
+            tricks = [cards] + [0] * (n - 1)
+            game_service.record_round(game, bids, tricks)
+        return f"/games/{game.public_id}/score/{token}"
+
+
+@pytest.fixture
+def phone(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Page]:
+    context = browser.new_context(**browser_context_args)
+    yield context.new_page()
+    context.close()
+
+
+def sizes(page: Page) -> dict[str, Any]:
+    return page.evaluate(
+        """() => {
+        const box = document.querySelector('.pad-box');
+        const names = [...document.querySelectorAll('#pad thead th.name')].map(th => {
+            const r = th.getBoundingClientRect();
+            const text = th.querySelector('.name-text');
+            return {left: r.left, right: r.right, clipped: text.scrollWidth > text.clientWidth
+                    || text.scrollHeight > text.clientHeight + 1};
+        });
+        return {scroll: box.scrollWidth, client: box.clientWidth,
+                page: document.documentElement.scrollWidth, names};
+    }"""
+    )
+
+
+def assert_fits(page: Page, width: int) -> None:
+    found = sizes(page)
+    assert found["scroll"] <= found["client"], found
+    assert found["page"] <= width, found
+    for name in found["names"]:
+        assert name["left"] >= 0 and name["right"] <= width + 0.5, found  # sub-pixels
+        assert not name["clipped"], found
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_the_pad_fits_a_360_screen_without_sideways_scrolling(
+    app: Flask, live_server: str, phone: Page, artifacts: Path, players: int
+) -> None:
+    phone.set_viewport_size({"width": 360, "height": 740})
+    names = LONG_NAMES[:players]
+    phone.goto(live_server + scored_game(app, names, rounds=7))
+    expect(phone.locator("#pad")).to_be_visible()
+    phone.locator("#pad").scroll_into_view_if_needed()
+    phone.screenshot(path=artifacts / f"pad-fits-360-{players}.png")
+    assert_fits(phone, 360)
+    heads = phone.locator("#pad thead th.name")
+    for seat, name in enumerate(names):
+        # Every name whole, read as it is (soft hyphens break it only on screen).
+        text = heads.nth(seat).locator(".name-text")
+        expect(text).to_be_visible()
+        assert text.inner_text().replace("\N{SOFT HYPHEN}", "").replace("\n", "") == name
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("names", [LONG_NAMES, SHORT_NAMES], ids=["long", "short"])
+def test_the_pad_fits_every_phone_width(
+    app: Flask,
+    live_server: str,
+    browser: Browser,
+    browser_context_args: dict[str, Any],
+    artifacts: Path,
+    players: int,
+    names: list[str],
+    locale: str,
+) -> None:
+    context = browser.new_context(**{**browser_context_args, "locale": locale})
+    try:
+        phone = context.new_page()
+        phone.goto(
+            live_server + scored_game(app, names[:players], rounds=12 if players == 3 else 7)
+        )
+        expect(phone.locator("#pad")).to_be_visible()
+        for width in (390, 360, 320):
+            phone.set_viewport_size({"width": width, "height": 740})
+            phone.locator("#pad").scroll_into_view_if_needed()
+            shot = f"pad-fits-{width}-{players}-{len(names[0])}-{locale[:2]}.png"
+            phone.screenshot(path=artifacts / shot)
+            assert_fits(phone, width)
+    finally:
+        context.close()

@@ -1,0 +1,210 @@
+"""The standings at a glance on phones: at the top of the scorer's and a follower's page
+without scrolling, current after every round, shared places shared (R17); and before the
+first round, the other phones invited at the top with a QR code that loads when asked."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from scorekeeper.services import games as game_service
+from tests.browser.test_a11y import TAP_TARGETS, axe_problems
+
+NAMES = ["Maximilian", "Anna-Lena", "Christopher", "Dora", "Emil", "Friederike"]
+
+
+def game(app: Flask, names: list[str], rounds: list[tuple[list[int], list[int]]]) -> str:
+    """A game with these rounds played, (bids, tricks) in seat order; the scorer link."""
+    with app.app_context():
+        made, token = game_service.create_game(names, 0, game_service.parse_rules({}))
+        for bids, tricks in rounds:
+            game_service.record_round(made, bids, tricks)
+        return f"/games/{made.public_id}/score/{token}"
+
+
+# Six players, two rounds (bids, tricks): Maximilian and Christopher 50, Anna-Lena and
+# Friederike 40, Dora and Emil 10; Christopher deals round 3.
+TWO_ROUNDS = [
+    ([1, 0, 0, 0, 1, 0], [1, 0, 0, 0, 0, 0]),  # +30 +20 +20 +20 −10 +20
+    ([0, 0, 1, 0, 0, 0], [0, 0, 1, 1, 0, 0]),  # +20 +20 +30 −10 +20 +20
+]
+
+
+@pytest.fixture
+def phones(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[list[Page]]:
+    """Two phones: the scorer's, light, and a follower's, dark (CSP bypassed for axe)."""
+    contexts = [
+        browser.new_context(**browser_context_args, color_scheme=scheme, bypass_csp=True)  # type: ignore[arg-type]
+        for scheme in ("light", "dark")
+    ]
+    yield [c.new_page() for c in contexts]
+    for context in contexts:
+        context.close()
+
+
+def lines(page: Page) -> list[str]:
+    """The standings as they read on screen: place, name, total, points behind."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('#standings .strip-list li')].map(li =>
+            [...li.querySelectorAll('.strip-place, .strip-name, .strip-total, .strip-gap')]
+            .map(part => (part.querySelector('[aria-hidden]') || part).textContent.trim())
+            .filter(Boolean).join(' '))"""
+    )
+
+
+def accessible(page: Page) -> None:
+    """axe-core finds nothing serious, every tap target is 44×44."""
+    assert axe_problems(page) == []
+    assert page.evaluate(TAP_TARGETS) == []
+
+
+def in_view(page: Page, element: Locator) -> None:
+    """Wholly on screen, as the page opens, without scrolling."""
+    expect(element).to_be_visible()
+    box = element.bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (box, size)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], (box, size)
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (390, 844), (320, 568)])
+def test_r17_the_standings_on_top_of_both_phones_and_current_after_a_round(
+    app: Flask, live_server: str, phones: list[Page], artifacts: Path, width: int, height: int
+) -> None:
+    scorer, follower = phones
+    link = game(app, NAMES, TWO_ROUNDS)
+    for phone in phones:
+        phone.set_viewport_size({"width": width, "height": height})
+    scorer.goto(live_server + link)
+    follower.goto(live_server + link.split("/score/")[0])
+    expected = [
+        "1 Maximilian 50",  # equal totals share a place (R17)
+        "1 Christopher 50",
+        "3 Anna-Lena 40 −10",
+        "3 Friederike 40 −10",
+        "5 Dora 10 −40",
+        "5 Emil 10 −40",
+    ]
+    for phone in phones:
+        strip = phone.locator("#standings")
+        in_view(phone, strip)
+        expect(strip.locator(".strip-head")).to_have_text(
+            re.compile(r"After round 2\s+Christopher deals round 3")
+        )
+        assert lines(phone) == expected
+        # Every name is whole on screen (or ends in "…" only where it has to, at 320 px).
+        for name in strip.locator(".strip-name").all():
+            in_view(phone, name)
+        accessible(phone)
+    scorer.screenshot(path=artifacts / f"standings-{width}-scorer.png")
+    follower.screenshot(path=artifacts / f"standings-{width}-follower.png")
+
+    # Round 3 (3 cards, Christopher deals, Dora bids first): the scorer taps it in.
+    entry = scorer.locator("#entry")
+
+    def tap(name: str) -> None:
+        before = entry.get_attribute("data-version")
+        entry.locator("form.taps .keys").get_by_role("button", name=name, exact=True).click()
+        expect(entry).not_to_have_attribute("data-version", before or "")
+
+    for bid in ["0", "0", "1", "0", "0", "1"]:  # Dora, Emil, Friederike, Max, Anna, Chris
+        tap(bid)
+    expect(entry.locator("form.taps h3")).to_contain_text("Tricks")
+    for took in ["0", "0", "2", "0", "0"]:  # Dora, Emil, Friederike took 2, Max, Anna
+        tap(took)
+    if entry.locator("form.taps").count():
+        tap("1")  # Christopher, unless it filled itself in
+    before = entry.get_attribute("data-version")
+    scorer.get_by_role("button", name="Confirm round 3").click()
+    expect(entry).not_to_have_attribute("data-version", before or "")
+    # Dora and Emil +20, Friederike −10 (bid 1, took 2), Maximilian and Anna-Lena +20,
+    # Christopher +30: sorted anew.
+    after = [
+        "1 Christopher 80",
+        "2 Maximilian 70 −10",
+        "3 Anna-Lena 60 −20",
+        "4 Dora 30 −50",
+        "4 Emil 30 −50",
+        "4 Friederike 30 −50",
+    ]
+    for phone in phones:  # the follower's page catches up by itself
+        expect(phone.locator("#standings .strip-head")).to_contain_text("After round 3")
+        expect(phone.locator("#standings")).to_contain_text("Dora deals round 4")
+        assert lines(phone) == after
+        in_view(phone, phone.locator("#standings"))
+    scorer.screenshot(path=artifacts / f"standings-{width}-after-a-round.png")
+
+
+def test_before_the_first_round_the_other_phones_are_invited_at_the_top(
+    app: Flask, live_server: str, phones: list[Page], artifacts: Path
+) -> None:
+    scorer, follower = phones
+    link = game(app, NAMES, [])
+    qr_asked: list[str] = []
+    scorer.on("request", lambda r: qr_asked.append(r.url) if r.url.endswith("/qr.svg") else None)
+    scorer.set_viewport_size({"width": 360, "height": 740})
+    scorer.goto(live_server + link)
+    invite = scorer.locator("details.follow-early")
+    in_view(scorer, invite)
+    expect(scorer.locator("#standings")).to_be_hidden()  # nothing to rank yet
+    # The round's entry stays in reach: the first bid keys are on screen too.
+    in_view(scorer, scorer.locator("form.taps .keys .key").first)
+    scorer.wait_for_load_state("load")
+    assert qr_asked == []  # the QR code loads when asked for, not with the page
+    accessible(scorer)
+    scorer.screenshot(path=artifacts / "follow-early-360.png")
+    invite.locator("summary").click()
+    qr = invite.locator("img.qr")
+    expect(qr).to_be_visible()
+    scorer.wait_for_function(
+        "() => document.querySelector('details.follow-early img.qr').naturalWidth > 0"
+    )
+    assert len(qr_asked) == 1
+    view_url = live_server + link.split("/score/")[0]
+    expect(invite.locator(".share-link")).to_have_attribute("href", view_url)
+    accessible(scorer)
+    scorer.screenshot(path=artifacts / "follow-early-360-open.png")
+    # A follower is offered the same, to pass the game on.
+    follower.goto(view_url)
+    expect(follower.locator("details.follow-early")).to_be_visible()
+    accessible(follower)
+
+    # The first round scored: the standings take the invitation's place.
+    entry = scorer.locator("#entry")
+    for label in ["0", "0", "0", "0", "0", "0", "1"]:  # bids, then who took the trick
+        before = entry.get_attribute("data-version")
+        keys = entry.locator("form.taps .keys")
+        if label == "1":
+            expect(entry.locator("form.taps h3")).to_contain_text("Tricks")
+        keys.get_by_role("button", name=label, exact=True).click()
+        expect(entry).not_to_have_attribute("data-version", before or "")
+    while entry.locator("form.taps").count():  # counts left that didn't fill themselves in
+        before = entry.get_attribute("data-version")
+        entry.locator("form.taps .key:not([disabled])").first.click()
+        expect(entry).not_to_have_attribute("data-version", before or "")
+    scorer.get_by_role("button", name="Confirm round 1").click()
+    expect(scorer.locator("#standings .strip-head")).to_contain_text("After round 1")
+    expect(invite).to_be_hidden()
+    expect(follower.locator("#standings .strip-head")).to_contain_text("After round 1")
+    expect(follower.locator("details.follow-early")).to_be_hidden()
+    # Sharing stays at the foot of the page.
+    expect(scorer.locator("details.share").first).to_be_attached()
+
+
+def test_the_welcome_of_a_new_game_already_shows_the_qr_code(
+    app: Flask, live_server: str, page: Page
+) -> None:
+    link = game(app, NAMES[:4], [])
+    page.goto(live_server + link)
+    page.goto(page.url + "?welcome=1")
+    welcome = page.locator("section.welcome")
+    expect(welcome.get_by_role("heading", name="Follow on another phone")).to_be_visible()
+    expect(welcome.locator("img.qr")).to_be_visible()
+    expect(page.locator("details.follow-early")).to_have_count(0)  # not twice
