@@ -7,10 +7,12 @@ import io
 from functools import lru_cache
 
 import segno
-from flask import abort, request, session
+from flask import abort, make_response, redirect, request, session, url_for
 from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.extensions import db
+from scorekeeper.idempotency import remember
 from scorekeeper.models import Circle, Game
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import games as game_service
@@ -39,6 +41,27 @@ def grant_scorer(public_id: str, token: str) -> None:
     for entry in entries[:-MAX_TOKENS]:
         entry[1] = ""
     session[SCORING] = entries
+
+
+def open_as_scorer(public_id: str, token: str) -> BaseResponse:
+    """The answer to a new game started here (the setup form, play again): this browser
+    keeps its score, the token is kept with the answer (a retry whose first answer got lost
+    makes the retrying browser the scorer again), and the game opens with its welcome."""
+    grant_scorer(public_id, token)
+    remember(game=public_id, token=token)
+    target = url_for("web.game", public_id=public_id, welcome=1)
+    if is_htmx():
+        response = make_response("", 204)
+        response.headers["HX-Redirect"] = target
+        return response
+    return redirect(target, 303)
+
+
+def grant_again(remembered: dict[str, str], **_: object) -> None:
+    """A replayed start of a game: the retry is there because the first answer, session
+    cookie and all, got lost, so the retrying browser becomes the scorer again."""
+    if "game" in remembered:
+        grant_scorer(remembered["game"], remembered.get("token", ""))
 
 
 def is_scorer(public_id: str) -> bool:

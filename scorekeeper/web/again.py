@@ -7,17 +7,24 @@ circle) comes from the finished game alone. Whoever taps becomes the new game's 
 
 from __future__ import annotations
 
-from flask import Response, abort, make_response, redirect, render_template, request, url_for
+from flask import Response, abort, make_response, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _
-from scorekeeper.idempotency import idempotent, remember
+from scorekeeper.idempotency import idempotent
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
 from scorekeeper.services.errors import Rejected
 from scorekeeper.web import bp
-from scorekeeper.web.access import grant_scorer, is_htmx, is_member_of, is_scorer, load_game
+from scorekeeper.web.access import (
+    grant_again,
+    is_htmx,
+    is_member_of,
+    is_scorer,
+    load_game,
+    open_as_scorer,
+)
 
 
 def may_play_again(game: Game) -> bool:
@@ -68,14 +75,8 @@ def _refuse(message: str, public_id: str, **view_args: object) -> Response:
     return _refusal(422, _("Nothing was started"), message, public_id)
 
 
-def _grant_again(remembered: dict[str, str], **view_args: object) -> None:
-    # A retry is there because the first answer, session cookie and all, got lost.
-    if "game" in remembered:
-        grant_scorer(remembered["game"], remembered.get("token", ""))
-
-
 @bp.post("/games/<public_id>/again", endpoint="play_again")
-@idempotent(_refuse, authorize=_authorize, replayed=_grant_again)
+@idempotent(_refuse, authorize=_authorize, replayed=grant_again)
 def play_again(public_id: str) -> ResponseReturnValue:
     """Start the next game at this table; this browser keeps its score. A double tap or
     a retry (the same idempotency key) starts one game, and both answers lead to it."""
@@ -86,11 +87,4 @@ def play_again(public_id: str) -> ResponseReturnValue:
     except Rejected as exc:
         db.session.rollback()
         return _refusal(exc.status, _("Nothing was started"), exc.message, public_id)
-    grant_scorer(new.public_id, token)
-    remember(game=new.public_id, token=token)
-    target = url_for("web.game", public_id=new.public_id, welcome=1)
-    if is_htmx():
-        response = make_response("", 204)
-        response.headers["HX-Redirect"] = target
-        return response
-    return redirect(target, 303)
+    return open_as_scorer(new.public_id, token)

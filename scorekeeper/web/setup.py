@@ -6,21 +6,27 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from flask import Response, make_response, redirect, render_template, request, url_for
+from flask import Response, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import limits
 from scorekeeper.engine import MAX_PLAYERS, RuleSet
 from scorekeeper.i18n import LazyString, _, _l
-from scorekeeper.idempotency import idempotent, remember
+from scorekeeper.idempotency import idempotent
 from scorekeeper.models import Circle
 from scorekeeper.services import games as game_service
 from scorekeeper.services import players as player_service
 from scorekeeper.services import roster
 from scorekeeper.services.errors import Rejected
 from scorekeeper.web import bp
-from scorekeeper.web.access import grant_scorer, is_htmx, member_circles, scored_ids
+from scorekeeper.web.access import (
+    grant_again,
+    is_htmx,
+    member_circles,
+    open_as_scorer,
+    scored_ids,
+)
 
 # Named presets: each sets every rule switch (not the players). The form shows the
 # switches, so a preset is only a quick way to set them, and can be adjusted after.
@@ -233,14 +239,8 @@ def _refuse(message: str, **_: object) -> Response:
     return _render(SetupForm.parse(request.form), status=422, message=message)
 
 
-def _grant_again(remembered: dict[str, str], **_: object) -> None:
-    # A retry is there because the first answer, session cookie and all, got lost.
-    if "game" in remembered:
-        grant_scorer(remembered["game"], remembered.get("token", ""))
-
-
 @bp.post("/games")
-@idempotent(_refuse, replayed=_grant_again)
+@idempotent(_refuse, replayed=grant_again)
 def create_game() -> ResponseReturnValue:
     """Create the game; this browser becomes its scorer. Errors come back as 422.
 
@@ -259,13 +259,4 @@ def create_game() -> ResponseReturnValue:
         )
     except Rejected as exc:
         return _render(form, status=exc.status, message=exc.message)
-    grant_scorer(game.public_id, token)
-    # Kept with the answer (for a day at most), as the API's answer to a new game keeps
-    # the token in its body: a replay makes the retrying browser the scorer again.
-    remember(game=game.public_id, token=token)
-    target = url_for("web.game", public_id=game.public_id, welcome=1)
-    if is_htmx():
-        response = make_response("", 204)
-        response.headers["HX-Redirect"] = target
-        return response
-    return redirect(target, 303)
+    return open_as_scorer(game.public_id, token)
