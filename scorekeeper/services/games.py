@@ -633,9 +633,12 @@ def _check_bid(game: Game, draft: Draft, seat: int, bid: object, bids: list[int 
         raise _rejected(exc) from None
 
 
-def put_back(game: Game, kind: str, values: dict[int, int], version: int | None = None) -> None:
+def put_back(
+    game: Game, kind: str, values: dict[int, int], version: int | None = None
+) -> int | None:
     """Undo a take-back in the open round: put ``values`` (seat → bid, or seat → trick
-    count for ``kind`` "tricks") back where they were taken from, checked again.
+    count for ``kind`` "tricks") back where they were taken from, checked again. Returns
+    the number of the round when that scored it (every count in again).
 
     :raises Conflict: when the game changed since they were taken back.
     :raises Rejected: when there is nothing to put back there.
@@ -656,10 +659,12 @@ def put_back(game: Game, kind: str, values: dict[int, int], version: int | None 
         _check(game, draft.number, entry)
         _store(game, draft.number, entry, complete=False, tricks_draft=draft.tricks)
         summary = f"Round {draft.number}: {first} bid entered"
-    else:
-        _store(game, draft.number, _draft_entry(draft), complete=False, tricks_draft=restored)
-        summary = f"Round {draft.number}: {first}'s tricks entered"
-    _finish(game, kind, summary, draft.number)
+        _finish(game, kind, summary, draft.number)
+        return None
+    # Every count back in: the round is scored, as when the last one is tapped.
+    summary = f"Round {draft.number}: {first}'s tricks entered"
+    tap = {"seat": min(values), "filled": sorted(values)[1:]}
+    return _counts_entered(game, draft, restored, summary, tap)
 
 
 def set_draft_trump(game: Game, trump: object, version: int | None = None) -> None:
@@ -672,10 +677,14 @@ def set_draft_trump(game: Game, trump: object, version: int | None = None) -> No
     _finish(game, "trump", f"Round {draft.number}: trump {_show(entry.trump)}", draft.number)
 
 
-def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = None) -> None:
-    """Enter one player's tricks in the open round. Forced counts fill themselves in: when
-    all but one are in, the last (the tricks must add up to the cards of the round); when
-    every trick is taken, the others' 0.
+def set_tricks(
+    game: Game, seat: int, tricks: int | None, version: int | None = None
+) -> int | None:
+    """Enter one player's tricks in the open round, in any order. Forced counts fill
+    themselves in: when all but one are in, the last (the tricks must add up to the cards
+    of the round); when every trick is taken, the others' 0. Once every count is in the
+    round is scored (R16) — :func:`reopen_round` is its undo. Returns the number of the
+    round scored, or ``None`` while counts are missing.
 
     :raises Rejected: before every bid is in, or for a count that can't add up.
     """
@@ -683,15 +692,13 @@ def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = 
     draft = _open_draft(game)
     n = game.player_count
     names = names_of(game)
-    rules = rules_of(game)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise Rejected(_("There is no such player at this table."), "bad_seat")
-    if any(draft.bids[s] is None for s in engine.bidders(rules, draft.dealer, n)):
-        raise Rejected(_("Enter every bid before the tricks."), "bids_missing")
+    _need_bids(game, draft)
     counts = list(draft.tricks)
     if tricks is None:
-        counts = [None] * n if counts[seat] is None else counts
         counts[seat] = None
+        filled: list[int] = []
     else:
         if (
             isinstance(tricks, bool)
@@ -718,20 +725,128 @@ def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = 
                 ),
                 "tricks_do_not_add_up",
             )
-        # Counts that are forced fill themselves in: once every trick is taken the others
-        # took none, and the last count is what is left.
-        missing = [s for s, c in enumerate(counts) if c is None]
-        left = draft.cards - sum(c for c in counts if c is not None)
-        if len(missing) == 1 or left == 0:
-            for s in missing:
-                counts[s] = left
+        filled = _fill_forced(counts, draft.cards)
+    summary = f"Round {draft.number}: {names[seat]}'s tricks entered"
+    return _counts_entered(game, draft, counts, summary, {"seat": seat, "filled": filled})
+
+
+def _fill_forced(counts: list[int | None], cards: int) -> list[int]:
+    """Fill in the counts that are forced: once every trick is taken the others took
+    none, and the last count is what is left. Returns the seats filled in."""
+    missing = [s for s, c in enumerate(counts) if c is None]
+    left = cards - sum(c for c in counts if c is not None)
+    if len(missing) == 1 or (missing and left == 0):
+        for s in missing:
+            counts[s] = left
+        return missing
+    return []
+
+
+def _need_bids(game: Game, draft: Draft) -> None:
+    rules = rules_of(game)
+    if any(draft.bids[s] is None for s in engine.bidders(rules, draft.dealer, game.player_count)):
+        raise Rejected(_("Enter every bid before the tricks."), "bids_missing")
+
+
+def rest_as_bid_fits(rules: RuleSet, draft: Draft) -> bool:
+    """Whether the players whose counts are missing can all have taken what they bid:
+    their bids and the counts in add up to the cards (a V6 dealer without a bid takes
+    what is left). Never for secret bids (V4): the scorer doesn't see them yet."""
+    if rules.bidding is engine.Bidding.SECRET:
+        return False
+    return _rest_as_bid(draft) is not None
+
+
+def _rest_as_bid(draft: Draft) -> list[int] | None:
+    """The counts with every missing one as bid (a V6 dealer without a bid takes what is
+    left), or ``None`` when fewer than two are missing or they don't add up."""
+    counts = list(draft.tricks)
+    missing = [s for s, c in enumerate(counts) if c is None]
+    no_bid = [s for s in missing if draft.bids[s] is None]
+    if len(missing) < 2 or len(no_bid) > 1:
+        return None
+    for s in missing:
+        counts[s] = draft.bids[s]
+    taken = sum(c for c in counts if c is not None)
+    for s in no_bid:
+        counts[s] = draft.cards - taken
+        taken = draft.cards
+    if taken != draft.cards or any(c is None or c < 0 for c in counts):
+        return None
+    return [c for c in counts if c is not None]
+
+
+def rest_as_bid(game: Game, version: int | None = None) -> int:
+    """Every player whose count is missing took what they bid ("the rest made their
+    bids"): filled in, and the round scored. Returns its number.
+
+    :raises Rejected: with secret bids (V4), before every bid is in, or when the bids of
+        the rest don't add up with the counts in.
+    """
+    _expect_version(game, version)
+    draft = _open_draft(game)
+    _need_bids(game, draft)
+    counts = _rest_as_bid(draft)
+    if rules_of(game).bidding is engine.Bidding.SECRET or counts is None:
+        raise Rejected(
+            _("Their bids don't add up with the tricks entered: enter each count."),
+            "rest_does_not_add_up",
+        )
+    filled = [s for s, c in enumerate(draft.tricks) if c is None]
+    summary = f"Round {draft.number}: the rest made their bids"
+    scored = _counts_entered(game, draft, list(counts), summary, {"seat": None, "filled": filled})
+    assert scored is not None
+    return scored
+
+
+def _counts_entered(
+    game: Game,
+    draft: Draft,
+    counts: list[int | None],
+    summary: str,
+    tap: dict[str, Any],
+) -> int | None:
+    """Store the open round's trick counts; once every one is in, score the round.
+    ``tap`` (the seat tapped, the seats filled in by themselves) goes into the change
+    log, where :func:`reopen_round` finds what to take back."""
+    if any(c is None for c in counts):
+        _store(game, draft.number, _draft_entry(draft), complete=False, tricks_draft=counts)
+        _finish(game, "tricks", summary, draft.number, tap)
+        return None
+    game.changes.append(
+        Change(action="tricks", summary=summary, round_number=draft.number, data=tap)
+    )
     _store(game, draft.number, _draft_entry(draft), complete=False, tricks_draft=counts)
-    _finish(game, "tricks", f"Round {draft.number}: {names[seat]}'s tricks entered", draft.number)
+    return _score_open_round(game, _open_draft(game))
+
+
+def last_count_tap(game: Game, number: int) -> tuple[int | None, list[int]] | None:
+    """The last trick count entered in round ``number`` as the change log has it: the
+    seat tapped (``None`` for "the rest made their bids") and the seats that filled
+    themselves in with it; ``None`` when the log doesn't say (or something else of the
+    round changed after it)."""
+    query = (
+        select(Change.action, Change.data)
+        .where(Change.game_id == game.id, Change.round_number == number)
+        .order_by(Change.id.desc())
+        .limit(2)
+    )
+    for action, data in db.session.execute(query):
+        if action == "round_completed":
+            continue  # scored by that tap: the tap comes just before
+        if action != "tricks" or not isinstance(data, dict) or "filled" not in data:
+            return None
+        seat, filled = data.get("seat"), data.get("filled")
+        if (seat is not None and not isinstance(seat, int)) or not isinstance(filled, list):
+            return None
+        return seat, [s for s in filled if isinstance(s, int)]
+    return None
 
 
 def clear_tricks_from(game: Game, seat: int, version: int | None = None) -> None:
-    """Take back the open round's trick counts of ``seat`` and everyone after them in
-    bidding order (an undo on the pad: the count filled in by itself goes with them).
+    """Take back the open round's trick count of ``seat`` (an undo on the pad). Counts go
+    in in any order and the round is scored once they are all in, so no count of an open
+    round filled itself in: the others stay.
 
     :raises Rejected: for a seat not at the table, or when the game is over.
     """
@@ -740,23 +855,22 @@ def clear_tricks_from(game: Game, seat: int, version: int | None = None) -> None
     n = game.player_count
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise Rejected(_("There is no such player at this table."), "bad_seat")
-    order = engine.bidding_order(draft.dealer, n)
     counts = list(draft.tricks)
-    for s in order[order.index(seat) :]:
-        counts[s] = None
+    counts[seat] = None
     if counts == draft.tricks:
         return
     _store(game, draft.number, _draft_entry(draft), complete=False, tricks_draft=counts)
     _finish(
         game,
         "tricks",
-        f"Round {draft.number}: tricks from {names_of(game)[seat]} on cleared",
+        f"Round {draft.number}: {names_of(game)[seat]}'s tricks cleared",
         draft.number,
     )
 
 
 def confirm_round(game: Game, version: int | None = None) -> int:
-    """Score the open round once every trick count is in. Returns its number.
+    """Score the open round once every trick count is in (a round reopened by an older
+    version of the pad, or stored with every count by the API). Returns its number.
 
     :raises Rejected: when tricks are missing or don't add up.
     """
@@ -764,6 +878,10 @@ def confirm_round(game: Game, version: int | None = None) -> int:
     draft = _open_draft(game)
     if any(t is None for t in draft.tricks):
         raise Rejected(_("Enter every player's tricks first."), "tricks_missing")
+    return _score_open_round(game, draft)
+
+
+def _score_open_round(game: Game, draft: Draft) -> int:
     trump = draft.trump if draft.trump is not None else _default_trump(game, draft.number)
     entry = RoundEntry(tuple(draft.bids), tuple(t or 0 for t in draft.tricks), trump)
     _check(game, draft.number, entry)
@@ -776,6 +894,41 @@ def confirm_round(game: Game, version: int | None = None) -> int:
         _describe_entry(names_of(game), entry),
     )
     return draft.number
+
+
+def reopenable(game: Game) -> int | None:
+    """The round "Undo" may reopen: the last one scored, when its last trick count was
+    entered on the pad (the change log says which) and nothing of the next is."""
+    scored = [r for r in game.rounds if r.complete]
+    if not scored or len(scored) != len(game.rounds):
+        return None
+    number = scored[-1].number
+    return number if last_count_tap(game, number) is not None else None
+
+
+def reopen_round(game: Game, number: object, version: int | None = None) -> None:
+    """Undo the tap that scored round ``number``: the round is open again with that tap's
+    count (and the counts that filled themselves in with it) taken back.
+
+    :raises Conflict: when the game changed since.
+    :raises Rejected: when that round can't be reopened any more.
+    """
+    _expect_version(game, version)
+    if isinstance(number, bool) or not isinstance(number, int) or number != reopenable(game):
+        raise Rejected(
+            _("That round can't be reopened any more: correct it on the pad instead."),
+            "cannot_reopen",
+        )
+    tap = last_count_tap(game, number)
+    rnd = _round_row(game, number)
+    assert tap is not None and rnd is not None
+    seat, filled = tap
+    back = set(filled) | ({seat} if seat is not None else set())
+    for result in rnd.results:
+        if result.seat in back:
+            result.tricks = None
+    rnd.complete = False
+    _finish(game, "reopened", f"Round {number} reopened", number)
 
 
 # -- the next game at the same table --------------------------------------------------------

@@ -139,9 +139,14 @@ class DraftView:
     trump_suit: str | None = None  # colour name, for styling
     next_taker: int | None = None  # whose tricks to tap next (bidding order), once bids are in
     trick_choices: list[BidChoice] = field(default_factory=list)
-    # The last tap, which "Undo" takes back: ("bid" | "tricks", seat). A bid goes back
-    # alone; a trick count takes the ones after it in bidding order along.
+    # The last tap, which "Undo" takes back: ("bid" | "tricks", seat), alone.
     undo: tuple[str, int] | None = None
+    # Counts go in in any order: the first missing one in bidding order is asked for,
+    # the others are a tap on their row away; "the rest made their bids" fills in every
+    # missing count at once when their bids add up with the counts in (never for secret
+    # bids: V4).
+    rest_as_bid: bool = False
+    shown_bids: list[int | None] = field(default_factory=list)  # per seat, None if masked
 
 
 @dataclass(frozen=True)
@@ -455,7 +460,9 @@ def _draft_view(
         trump_suit=trump.suit.colour if trump is not None and trump.suit is not None else None,
         next_taker=next_taker,
         trick_choices=_trick_choices(draft, names, next_taker),
-        undo=_undo(draft, order, bidders),
+        undo=_undo(game, draft, order, bidders),
+        rest_as_bid=bids_in and game_service.rest_as_bid_fits(rules, draft),
+        shown_bids=[b if show else None for b in draft.bids],
     )
 
 
@@ -496,20 +503,15 @@ def _trick_choices(
 
 
 def _undo(
-    draft: game_service.Draft, order: list[int], bidders: list[int]
+    game: Game, draft: game_service.Draft, order: list[int], bidders: list[int]
 ) -> tuple[str, int] | None:
-    """What one step back clears: the last trick count tapped (the counts that filled
-    themselves in after it go with it), else the last bid."""
+    """What one step back clears: the last trick count tapped (the change log says which;
+    counts go in in any order), else the last bid."""
     tapped = [s for s in order if draft.tricks[s] is not None]
     if tapped:
-        if len(tapped) == len(order) and len(order) > 1:
-            # Every count is in: the ones after the point where the rest was forced (one
-            # count left, or every trick taken) filled themselves in.
-            taken = 0
-            for k, seat in enumerate(order[:-1]):
-                taken += draft.tricks[seat] or 0
-                if k == len(order) - 2 or taken == draft.cards:
-                    return ("tricks", seat)
+        last = game_service.last_count_tap(game, draft.number)
+        if last is not None and last[0] in tapped:
+            return ("tricks", last[0])
         return ("tricks", tapped[-1])
     bid = [s for s in bidders if draft.bids[s] is not None]
     return ("bid", bid[-1]) if bid else None

@@ -67,6 +67,8 @@ def _context(game: Game, **extra: Any) -> dict[str, Any]:
         # the page cache can keep it whole (scorekeeper/web/cached.py).
         "csrf_header": scorer,
         "log": page_service.change_log(game),
+        # "Undo" right after a tap scored a round: that round, open again.
+        "reopen": game_service.reopenable(game) if scorer else None,
         "trumps": trump_options(pad.rules),
         "view_url": view_url,
         # (place, seat, total): equal totals share a place (R17), unless the tie-break
@@ -118,12 +120,13 @@ def _act(
     someone else changed it first); a round that isn't there answers 404. A ``draft``
     change (a bid or tricks of the open round) only changes the entry panel and the open
     round's row of the pad: when the page said which version it showed (so the change
-    proves it was current), the answer is just those two (games/_tap.html).
+    proves it was current), the answer is just those two (games/_tap.html). A change that
+    returns a round number scored that round: the whole game goes back.
     """
     game = load_game(public_id)
     require_scorer(game)
     try:
-        change(game)
+        scored = change(game)
     except Rejected as exc:
         db.session.rollback()
         return _game_response(load_game(public_id), exc.status, message=exc.message)
@@ -134,9 +137,14 @@ def _act(
         flash(done)
     if not is_htmx():
         return _back_to_game(game)
-    if draft and _version() is not None:
+    if draft and scored is None and _version() is not None:
         return _page("games/game.html", "games/_tap.html", **_context(game))
-    return _game_response(game)
+    response = _game_response(game)
+    if scored is not None and is_htmx():
+        # A round is scored: the page shows the new standings (at its top, the panel of
+        # the next round under them), wherever the scorer had scrolled to.
+        response.headers["HX-Reswap"] = "outerHTML show:#standings:top"
+    return response
 
 
 def _refuse(message: str, public_id: str, **_: object) -> Response:
@@ -312,11 +320,28 @@ def enter_bid(public_id: str) -> ResponseReturnValue:
 @bp.post("/games/<public_id>/tricks")
 @write
 def enter_tricks(public_id: str) -> ResponseReturnValue:
-    """One player's tricks; the last one fills itself in."""
+    """One player's tricks, in any order; forced counts fill themselves in, and the
+    round is scored once every count is in."""
     return _act(
         public_id,
         lambda g: game_service.set_tricks(g, _form_int("seat"), _form_int("tricks"), _version()),
         draft=True,
+    )
+
+
+@bp.post("/games/<public_id>/tricks/rest")
+@write
+def rest_as_bid(public_id: str) -> ResponseReturnValue:
+    """Everyone whose count is missing took what they bid: filled in, round scored."""
+    return _act(public_id, lambda g: game_service.rest_as_bid(g, _version()), draft=True)
+
+
+@bp.post("/games/<public_id>/reopen")
+@write
+def reopen(public_id: str) -> ResponseReturnValue:
+    """Undo the tap that scored a round: the round is open again without that count."""
+    return _act(
+        public_id, lambda g: game_service.reopen_round(g, _form_int("round"), _version())
     )
 
 
@@ -367,23 +392,18 @@ def put_back(public_id: str) -> ResponseReturnValue:
     return _act(public_id, _put_back, draft=True)
 
 
-def _put_back(game: Game) -> None:
+def _put_back(game: Game) -> int | None:
     taken = takeback.unseal(request.form.get("taken", ""), game.public_id)
     if taken is None:
         raise Rejected(i18n._("There is nothing to put back."), "nothing_to_put_back")
-    game_service.put_back(game, taken.kind, taken.values, taken.version)
+    return game_service.put_back(game, taken.kind, taken.values, taken.version)
 
 
 @bp.post("/games/<public_id>/confirm")
 @write
 def confirm(public_id: str) -> ResponseReturnValue:
-    """Score the round: the new totals appear on the pad and in the standings."""
-    response = make_response(_act(public_id, lambda g: game_service.confirm_round(g, _version())))
-    if is_htmx() and response.status_code == 200:
-        # The round is scored: the page shows the new standings (at its top, the panel
-        # of the next round under them), wherever the scorer had scrolled to.
-        response.headers["HX-Reswap"] = "outerHTML show:#standings:top"
-    return response
+    """Score a round whose counts are all in (one reopened by an older page)."""
+    return _act(public_id, lambda g: game_service.confirm_round(g, _version()))
 
 
 # -- correcting and deleting rounds ---------------------------------------------------------

@@ -36,6 +36,31 @@
   });
   document.addEventListener("DOMContentLoaded", function () { enhance(document); });
   document.addEventListener("htmx:load", function (event) { enhance(event.detail.elt); });
+
+  // Trick counts go in in any order: a tap on a player's circle under "Took" points the
+  // number keys at that player (the server takes a count for any seat; nothing is sent
+  // until a number is tapped). The key of the player's bid is marked.
+  document.addEventListener("click", function (event) {
+    var pick = event.target.closest("button[data-taker]");
+    var entry = pick && pick.closest("#entry");
+    var form = entry && entry.querySelector("form.taps");
+    var seat = form && form.querySelector("input[name=seat]");
+    if (!seat || !form.querySelector("button[name=tricks]")) return;
+    var row = pick.closest("tr");
+    seat.value = pick.dataset.taker;
+    entry.querySelectorAll("tr[data-seat]").forEach(function (r) {
+      r.classList.toggle("now", r === row);
+      var other = r.querySelector("button[data-taker]");
+      if (other) other.setAttribute("aria-pressed", String(other === pick));
+    });
+    var taker = form.querySelector(".ask .taker");
+    if (taker) taker.textContent = row.querySelector(".who").textContent;
+    form.querySelectorAll("button[name=tricks]").forEach(function (key) {
+      key.classList.toggle("as-bid", key.value === row.dataset.bid);
+    });
+    var first = form.querySelector("button[name=tricks]:not([disabled])");
+    if (first && document.activeElement === pick) first.focus({ preventScroll: true });
+  });
 })();
 
 // The installed app: the service worker (static files from a cache), and a screen that

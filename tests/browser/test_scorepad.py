@@ -44,9 +44,6 @@ class Taps:
         self.tap(key)
         return value
 
-    def confirm(self) -> None:
-        self.tap(self.page.get_by_role("button", name=re.compile(r"^Confirm round")))
-
 
 # Text directly inside the game's container (outside every panel): what a fragment that
 # doesn't fit where htmx puts it would leave behind.
@@ -133,13 +130,10 @@ def test_a_whole_short_game_with_plus_minus_one(
         taken = {order[0]: min(cards, number % 4), order[1]: 1}
         taps.key(taken[order[0]])
         taps.key(taken[order[1]])
+        # The last count filled itself in, and the round is scored (R16).
         taken[order[2]] = cards - taken[order[0]] - taken[order[1]]
-        expect(page.locator("table.seats tbody tr").nth(2).locator("td").nth(1)).to_have_text(
-            str(taken[order[2]])
-        )  # filled in by itself
         if number == 1:
-            page.screenshot(path=artifacts / "pad-confirm.png")
-        taps.confirm()
+            page.screenshot(path=artifacts / "pad-scored.png")
         for seat in range(3):
             totals[seat] += engine.score_round(bids[seat], taken[seat])
         assert pad_totals(page, number) == totals
@@ -151,7 +145,7 @@ def test_a_whole_short_game_with_plus_minus_one(
     )
     # Scores are shown with a real minus sign (U+2212).
     expect(page.locator(".standings li").first).to_contain_text(str(best).replace("-", "\u2212"))
-    assert taps.count == 60  # 10 rounds × (3 bids + 2 tricks + confirm)
+    assert taps.count == 50  # 10 rounds × (3 bids + 2 tricks)
     # No script errors, nothing refused by the Content Security Policy (a missing favicon
     # is the one request allowed to fail).
     assert [e for e in errors if "favicon" not in e and "404" not in e] == []
@@ -167,8 +161,7 @@ def test_correcting_an_earlier_round(
         for bid in seat_bids:
             taps.key(bid)
         for count in took:
-            taps.key(count)
-        taps.confirm()
+            taps.key(count)  # the last count fills itself in: scored
     before = pad_totals(page, 2)
     page.locator("#pad").get_by_role("link", name="Round 1: correct it").click()
     expect(page.locator("#entry-title")).to_have_text("Correct round 1")
@@ -201,8 +194,7 @@ def test_a_second_phone_follows_within_two_seconds(
     expect(ann).to_have_text("1", timeout=2000)
     for bid in (0, 0, 1):
         taps.key(bid)
-    taps.key(1)  # Ann took the only trick: the others' 0 fill themselves in
-    taps.confirm()
+    taps.key(1)  # Ann took the only trick: the others' 0 fill themselves in, scored
     expect(second_phone.locator("#pad tbody tr").first.locator("td.total").first).to_have_text(
         "30", timeout=2000
     )
@@ -210,7 +202,7 @@ def test_a_second_phone_follows_within_two_seconds(
     second_phone.screenshot(path=artifacts / "pad-follower.png", full_page=True)
 
 
-def test_a_six_player_round_in_11_taps(page: Page, live_server: str, artifacts: Path) -> None:
+def test_a_six_player_round_in_7_taps(page: Page, live_server: str, artifacts: Path) -> None:
     names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
     start_game(page, live_server, names, dealer=0)
     page.locator("#pad tbody tr").nth(3).scroll_into_view_if_needed()
@@ -219,17 +211,15 @@ def test_a_six_player_round_in_11_taps(page: Page, live_server: str, artifacts: 
     for _ in range(6):
         taps.key(0)
     for _ in range(5):
-        taps.key(0)
-    taps.confirm()
+        taps.key(0)  # the last count fills itself in: scored
     taps.count = 0
     expect(page.locator(".cards-each")).to_contain_text("2 cards each")
     for bid in (1, 0, 0, 1, 0, 0):
         taps.key(bid)
-    for took in (1, 0, 0, 1):  # both tricks taken: Ann's and Ben's 0 fill themselves in
-        taps.key(took)
-    page.screenshot(path=artifacts / "pad-six-confirm.png")
-    taps.confirm()
-    assert taps.count == 11
+    # Bids 2 for 2 tricks: if everyone made their bid, one tap scores the round.
+    page.screenshot(path=artifacts / "pad-six-everyone.png")
+    taps.tap(page.get_by_role("button", name="✓ Everyone made their bid"))
+    assert taps.count == 7
     print(f"taps for a 6-player round without trump: {taps.count}")
     # Round 1: Ann (dealer) took the only trick; round 2: Cat, Dan, Eve, Fay, Ann, Ben bid
     # 1, 0, 0, 1, 0, 0 and all made it.
@@ -256,8 +246,7 @@ def test_no_sideways_scrolling_at_320_px(
         taps.key(0)
     taps.first_allowed_key()
     for _ in range(5):
-        taps.key(0)
-    taps.confirm()
+        taps.key(0)  # the last count fills itself in: scored
     taps.key(1)
     for check in ("/games/new", url.split("/score/")[0], "/"):
         page.goto(live_server + check)
@@ -287,8 +276,7 @@ def test_without_javascript_the_forms_still_work(
         page.locator("form.taps").get_by_role("button", name=str(bid), exact=True).click()
     expect(page.locator("form.taps h3")).to_contain_text("Tricks: Ben took")
     page.locator("form.taps").get_by_role("button", name="1", exact=True).click()
-    # Ben took the only trick: Cat's and Ann's 0 filled themselves in.
-    page.get_by_role("button", name="Confirm round 1").click()
+    # Ben took the only trick: Cat's and Ann's 0 filled themselves in, and it is scored.
     expect(page.locator("#entry-title")).to_contain_text("Round 2")
     assert pad_totals(page, 1) == [20, -10, -10]  # Ben 0 took 1, Cat 1 took 0, Ann 0 took 0
     context.close()

@@ -139,14 +139,17 @@ class Pages:
         trump: str | None = None,
     ) -> TestResponse:
         """Tap a round in: trump (optional), bids in bidding order (dict order), tricks
-        in order (the last one of the dict may be left out: it fills itself in)."""
+        in dict order until the round is scored (the counts that are forced fill
+        themselves in, and the round is scored once every count is in: R16)."""
         if trump is not None:
             ok(self.post(pid, "trump", trump=trump))
         for seat, bid in bids.items():
             if bid is not None:
                 ok(self.bid(pid, seat, bid))
         for seat, count in tricks.items():
-            ok(self.tricks(pid, seat, count))
+            response = ok(self.tricks(pid, seat, count))
+            if scored(response):
+                return response
         return ok(self.confirm(pid))
 
     def correct(
@@ -163,9 +166,24 @@ class Pages:
         return self.post(pid, f"rounds/{number}", trump=trump, **data, **kw)
 
 
+def scored(response: TestResponse) -> bool:
+    """Whether a tap's answer says it scored the round (the page then shows the new
+    standings at its top)."""
+    return "show:#standings:top" in response.headers.get("HX-Reswap", "")
+
+
 def ok(response: TestResponse) -> TestResponse:
     assert response.status_code in (200, 303), (response.status_code, alert(response))
     return response
+
+
+def stored_tricks(pid: str, number: int) -> list[int | None]:
+    """Round ``number``'s trick counts as stored, by seat (needs an app context)."""
+    from scorekeeper.extensions import db
+
+    db.session.expire_all()
+    rnd = next(r for r in game_service.get_game(pid).rounds if r.number == number)
+    return [r.tricks for r in sorted(rnd.results, key=lambda r: r.seat)]
 
 
 def stored(pid: str) -> tuple[Any, ...]:

@@ -1,5 +1,5 @@
 """Recording rounds tap by tap on the game page: bids in order (R6), forbidden bids
-(V1, V2, V7), tricks (auto-fill, adding up), trump (R7, R8, P1), undo, confirm (R16)."""
+(V1, V2, V7), tricks (auto-fill, adding up), trump (R7, R8, P1), undo, scoring (R16)."""
 
 import re
 from collections.abc import Callable
@@ -16,6 +16,7 @@ from tests.web.support import (
     pad_bids,
     pad_rows,
     pad_totals,
+    scored,
     seat_rows,
     section,
     text_of,
@@ -52,16 +53,15 @@ def test_a_round_tap_by_tap(pages: Pages, pid: str) -> None:
     assert 'Bids <strong class="num">1</strong> for <strong class="num">1</strong> trick' in body
     assert pad_bids(body, 1) == ["0", "1", "0"]  # the pad came along (out of band)
     assert 'id="pad" class="pad players-3" hx-swap-oob="true"' in body
-    ok(pages.tricks(pid, 1, 1))
-    body = ok(pages.tricks(pid, 2, 0)).get_data(as_text=True)
-    # The last count filled itself in: 1 trick in all, Ben and Cat have it.
-    assert seat_rows(body)["Ann"] == ("0", "0")
-    assert "Confirm round 1" in body
-    body = ok(pages.confirm(pid)).get_data(as_text=True)
+    # Ben took the one trick: the others took none, and the round is scored (R16).
+    response = ok(pages.tricks(pid, 1, 1))
+    assert scored(response)
+    body = response.get_data(as_text=True)
     assert pad_totals(body, 1) == [20, 30, 20]
     assert "Round 2" in section(body, "entry")
-    # The panel shows what the round brought.
+    # The panel shows what the round brought, and offers to undo the tap.
     assert "+30" in section(body, "entry")
+    assert "Round 1 is scored. ↶ Undo" in text_of(section(body, "entry"))
 
 
 def _keyless(html: str) -> str:
@@ -171,10 +171,9 @@ def test_tricks_must_add_up(pages: Pages, snapshot: Snapshot) -> None:
     assert alert(response) == "Dan can't have taken 2: only 1 of the 3 tricks is left."
     assert snapshot(pid) == before
     ok(pages.tricks(pid, 3, 0))
-    body = ok(pages.tricks(pid, 0, 1)).get_data(as_text=True)
-    assert seat_rows(body)["Ben"] == ("1", "0")  # filled in by itself
-    body = ok(pages.confirm(pid)).get_data(as_text=True)
-    assert pad_totals(body, 2) == [50, 10, 10, 20]
+    response = ok(pages.tricks(pid, 0, 1))  # Ben's 0 fills itself in: the round is scored
+    assert scored(response)
+    assert pad_totals(response.get_data(as_text=True), 2) == [50, 10, 10, 20]
 
 
 def test_tricks_wait_for_every_bid(pages: Pages, pid: str, snapshot: Snapshot) -> None:
@@ -206,15 +205,18 @@ def test_undo_steps_back_one_tap(pages: Pages, pid: str) -> None:
     assert seat_rows(body)["Cat"] == ("·", "·")
     ok(pages.bid(pid, 2, 0))
     ok(pages.bid(pid, 0, 1))
-    ok(pages.tricks(pid, 1, 0))
-    body = ok(pages.tricks(pid, 2, 0)).get_data(as_text=True)  # Ann's 1 filled in
-    assert seat_rows(body)["Ann"] == ("1", "1")
-    # Undo takes back Cat's tap and the count that filled itself in after it.
-    assert 'name="clear" value="tricks:2"' in body
-    body = ok(pages.post(pid, "clear", clear="tricks:2")).get_data(as_text=True)
+    body = ok(pages.tricks(pid, 1, 0)).get_data(as_text=True)
+    assert seat_rows(body)["Ben"] == ("1", "0")
+    assert 'name="clear" value="tricks:1"' in body
+    # Cat's 0 leaves one trick, Ann's: filled in, and the round scored.
+    body = ok(pages.tricks(pid, 2, 0)).get_data(as_text=True)
+    assert pad_totals(body, 1) == [30, -10, 20]
+    # "Undo" opens the round again without Cat's tap and the count it filled in.
+    body = ok(pages.post(pid, "reopen", round=1)).get_data(as_text=True)
     rows = seat_rows(body)
     assert rows["Ben"] == ("1", "0") and rows["Cat"] == ("0", "·") and rows["Ann"] == ("1", "·")
-    # Tapping Ben's count takes back everything from Ben on.
+    assert pad_totals(body, 1) == [None, None, None]
+    # A count tapped on the panel is taken back alone.
     body = ok(pages.post(pid, "clear", clear="tricks:1")).get_data(as_text=True)
     assert [t for _b, t in seat_rows(body).values()] == ["·", "·", "·"]
     # With no tricks in, a bid can be taken back again: that bid alone.
@@ -225,7 +227,7 @@ def test_undo_steps_back_one_tap(pages: Pages, pid: str) -> None:
 def test_bids_cannot_change_once_tricks_are_in(pages: Pages, pid: str, snapshot: Snapshot) -> None:
     for seat, bid in ((1, 0), (2, 0), (0, 0)):
         ok(pages.bid(pid, seat, bid))
-    ok(pages.tricks(pid, 1, 1))
+    ok(pages.tricks(pid, 1, 0))
     before = snapshot(pid)
     response = pages.post(pid, "clear", clear="bid:2")
     assert response.status_code == 422

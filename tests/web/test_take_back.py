@@ -12,7 +12,17 @@ import pytest
 from flask import Flask
 
 from scorekeeper.services import games as game_service
-from tests.web.support import HX, Pages, alert, ok, pad_bids, seat_rows, section, text_of
+from tests.web.support import (
+    HX,
+    Pages,
+    alert,
+    ok,
+    pad_bids,
+    seat_rows,
+    section,
+    stored_tricks,
+    text_of,
+)
 
 Snapshot = Callable[[str], tuple[object, ...]]
 
@@ -86,18 +96,22 @@ def test_undo_puts_the_bid_back_and_only_right_after(
     assert snapshot(pid) == before
 
 
-def test_undo_puts_back_trick_counts(pages: Pages, pid: str) -> None:
+def test_undo_puts_back_trick_counts(pages: Pages, app: Flask, pid: str) -> None:
     for seat, bid in ((1, 1), (2, 0), (3, 0), (0, 0)):
         ok(pages.bid(pid, seat, bid))
     ok(pages.tricks(pid, 1, 1))
     ok(pages.tricks(pid, 2, 0))
-    ok(pages.tricks(pid, 3, 1))  # Ann's 0 fills itself in
     taken = ok(pages.post(pid, "clear", clear="tricks:2")).get_data(as_text=True)
     assert [t for _b, t in seat_rows(taken).values()] == ["1", "·", "·", "·"]
-    assert note(taken) == "The tricks from Cat on are taken back. ↶ Undo"
+    assert note(taken) == "Cat's tricks are taken back. ↶ Undo"
     body = ok(pages.post(pid, "put-back", taken=taken_token(taken))).get_data(as_text=True)
-    assert [t for _b, t in seat_rows(body).values()] == ["1", "0", "1", "0"]
-    assert "Confirm round 2" in body
+    assert [t for _b, t in seat_rows(body).values()] == ["1", "0", "·", "·"]
+    # Put back as the last count, it scores the round like the tap it undoes.
+    ok(pages.tricks(pid, 3, 1))  # Ann's 0 fills itself in: scored
+    ok(pages.post(pid, "reopen", round=2))
+    ok(pages.tricks(pid, 0, 0))  # Dan's 1 fills itself in: scored again
+    with app.app_context():
+        assert stored_tricks(pid, 2) == [0, 1, 0, 1]
 
 
 def test_v1_a_bid_made_again_is_checked_as_the_one_completing_the_round(

@@ -1,0 +1,118 @@
+"""Trick counts with fewer taps on a phone: a tap on a player's circle points the number
+keys at them (counts in any order), the key of their bid is marked, "the rest made their
+bids" fills in everyone left, the round is scored once every count is in (R16), and
+"Undo" right after it opens the round again without that tap."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from scorekeeper.services import games as game_service
+from tests.browser.test_a11y import TAP_TARGETS, axe_problems
+
+NAMES = ["Ann", "Ben", "Cat", "Dan"]
+
+
+def round_3(app: Flask) -> tuple[str, str]:
+    """Ann, Ben, Cat, Dan with rounds 1 and 2 played (Dan dealt round 1): round 3 deals
+    3 cards, Ben deals, Cat bids first. The game's id and scorer link."""
+    with app.app_context():
+        game, token = game_service.create_game(NAMES, 3, game_service.parse_rules({}))
+        game_service.record_round(game, [0, 0, 0, 1], [0, 0, 0, 1])
+        game_service.record_round(game, [1, 1, 0, 0], [1, 1, 0, 0])
+        return game.public_id, f"/games/{game.public_id}/score/{token}"
+
+
+def in_view(page: Page, target: Locator) -> None:
+    box = target.bounding_box()
+    assert box is not None
+    height = page.viewport_size["height"] if page.viewport_size else 0
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height, box
+
+
+@pytest.fixture(params=["light", "dark"])
+def page(
+    request: pytest.FixtureRequest, browser: Browser, browser_context_args: dict[str, Any]
+) -> Iterator[Page]:
+    """A 390×844 phone in the light or dark scheme (the page's CSP let through for
+    axe-core)."""
+    context = browser.new_context(
+        **{**browser_context_args, "viewport": {"width": 390, "height": 844}},
+        color_scheme=request.param,
+        bypass_csp=True,
+    )
+    yield context.new_page()
+    context.close()
+
+
+def test_misses_first_then_the_rest_as_bid_then_undo(
+    page: Page, app: Flask, live_server: str, artifacts: Path
+) -> None:
+    public_id, link = round_3(app)
+    page.goto(live_server + link)
+    entry = page.locator("#entry")
+    taps = 0
+
+    def tap(target: Locator) -> None:
+        nonlocal taps
+        before = entry.get_attribute("data-version")
+        target.click()
+        taps += 1
+        expect(entry).not_to_have_attribute("data-version", before or "")
+
+    def key(value: int) -> Locator:
+        return entry.locator("form.taps .keys").get_by_role("button", name=str(value), exact=True)
+
+    for bid in (1, 0, 1, 1):  # Cat, Dan, Ann, Ben: bids 3 for 3 tricks
+        tap(key(bid))
+    ask = entry.locator("form.taps .ask")
+    expect(ask).to_have_text("Tricks: Cat took")
+    expect(entry.get_by_role("button", name="✓ Everyone made their bid")).to_be_visible()
+    # Ann took 2 (bid 1): her circle points the keys at her; her bid's key is marked.
+    pick = entry.get_by_role("button", name="Enter Ann's tricks")
+    pick.click()
+    taps += 1
+    expect(ask).to_have_text("Tricks: Ann took")
+    expect(pick).to_have_attribute("aria-pressed", "true")
+    expect(entry.locator("form.taps .key.as-bid")).to_have_text("1")
+    page.screenshot(path=artifacts / "tricks-pick.png")
+    tap(key(2))
+    # Ben took 0 (bid 1), Cat 1 and Dan 0 as bid.
+    expect(ask).to_have_text("Tricks: Cat took")
+    entry.get_by_role("button", name="Enter Ben's tricks").click()
+    taps += 1
+    tap(key(0))
+    rest = entry.get_by_role("button", name="✓ The rest made their bids")
+    page.screenshot(path=artifacts / "tricks-rest.png")
+    tap(rest)
+    assert taps == 4 + 5
+    # Scored: Ann −10, Ben −10, Cat +30, Dan +20 on top of 50, 50, 40, 50.
+    totals = page.locator("#round-3 td.total")
+    expect(totals).to_have_text(["40", "D40", "70", "70"])  # D: Ben dealt
+    note = entry.locator(".reopen")
+    expect(note).to_contain_text("Round 3 is scored.")
+    in_view(page, note)
+    assert axe_problems(page) == []
+    assert page.evaluate(TAP_TARGETS) == []
+    page.screenshot(path=artifacts / "tricks-scored.png")
+    # Undo: round 3 again, without the last tap's counts; Ann's and Ben's stay.
+    tap(note.get_by_role("button", name="Undo"))
+    expect(page.locator("#entry-title")).to_contain_text("Round 3")
+    rows = entry.locator("table.seats tbody tr")
+    expect(rows.locator("td:nth-child(3)")).to_have_text(["·", "·", "2", "0"])
+    expect(totals).to_have_text(["", "D", "", ""])
+    page.screenshot(path=artifacts / "tricks-reopened.png")
+    with app.app_context():
+        game = game_service.get_game(public_id)
+        assert [r.tricks for r in sorted(game.rounds[2].results, key=lambda r: r.seat)] == [
+            2,
+            0,
+            None,
+            None,
+        ]
