@@ -85,12 +85,14 @@ def test_one_game_through_two_servers(servers: tuple[Server, Server]) -> None:
     assert match, "B does not know this phone is the scorer"
     token = match.group(1)
 
-    # Round 1 (1 card; Ann deals, Ben bids first): bids on B, tricks on A, confirm on B.
+    # Round 1 (1 card; Ann deals, Ben bids first): bids on B, the trick on A (Ben took
+    # it: the others' 0 fill themselves in and the round is scored); "Undo" on B, and the
+    # trick again on A.
     for seat, bid in ((1, 1), (2, 0), (0, 0)):
         assert phone.post(b, f"{game}/bid", seat=seat, bid=bid).status_code == 200
     assert phone.post(a, f"{game}/tricks", seat=1, tricks=1).status_code == 200
-    assert phone.post(a, f"{game}/tricks", seat=2, tricks=0).status_code == 200
-    assert phone.post(b, f"{game}/confirm").status_code == 200
+    assert phone.post(b, f"{game}/reopen", round=1).status_code == 200
+    assert phone.post(a, f"{game}/tricks", seat=1, tricks=1).status_code == 200
 
     # A second phone claims the scorer link on B and plays round 2 on A.
     other = Phone()
@@ -100,8 +102,7 @@ def test_one_game_through_two_servers(servers: tuple[Server, Server]) -> None:
     for seat, bid in ((2, 1), (0, 1), (1, 0)):  # Ben deals round 2: Cat bids first
         assert other.post(a, f"{game}/bid", seat=seat, bid=bid).status_code == 200
     assert other.post(b, f"{game}/tricks", seat=2, tricks=1).status_code == 200
-    assert other.post(a, f"{game}/tricks", seat=0, tricks=1).status_code == 200
-    assert other.post(b, f"{game}/confirm").status_code == 200
+    assert other.post(a, f"{game}/tricks", seat=0, tricks=1).status_code == 200  # scored
 
     # A phone that is not the scorer is refused on both, and changes nothing.
     stranger = Phone()

@@ -61,9 +61,9 @@ def test_the_standings_come_with_the_answer_that_scores_a_round(pages: Pages) ->
     assert 'id="standings"' not in tap.get_data(as_text=True)
     for seat, bid in [(0, 1), (1, 0), (2, 1)]:
         pages.bid(pid, seat, bid)
-    for seat, took in [(3, 0), (0, 1), (1, 0)]:
-        pages.tricks(pid, seat, took)  # Cat's 2 fill themselves in
-    answer = pages.confirm(pid)
+    for seat, took in [(3, 0), (0, 1)]:
+        pages.tricks(pid, seat, took)
+    answer = pages.tricks(pid, 1, 0)  # Cat's 2 fill themselves in: scored
     body = answer.get_data(as_text=True)
     assert 'id="standings" class="strip' in body and 'hx-swap-oob="true"' in section(
         body, "standings"
@@ -77,9 +77,12 @@ def test_the_standings_come_with_the_answer_that_scores_a_round(pages: Pages) ->
     assert answer.headers["HX-Reswap"] == "outerHTML show:#standings:top"
 
 
-def test_a_refused_confirm_does_not_move_the_page(pages: Pages) -> None:
+def test_a_refused_tap_does_not_move_the_page(pages: Pages) -> None:
     pid = two_rounds(pages)
-    answer = pages.confirm(pid)  # no bids yet
+    answer = pages.tricks(pid, 0, 1)  # no bids yet
+    assert answer.status_code == 422
+    assert "HX-Reswap" not in answer.headers
+    answer = pages.post(pid, "tricks/rest")
     assert answer.status_code == 422
     assert "HX-Reswap" not in answer.headers
 
