@@ -821,17 +821,19 @@ def _counts_entered(
 
 
 def last_count_tap(game: Game, number: int) -> tuple[int | None, list[int]] | None:
-    """The last trick count entered in round ``number`` as the change log has it: the
+    """The trick count just entered in round ``number`` as the change log has it: the
     seat tapped (``None`` for "the rest made their bids") and the seats that filled
-    themselves in with it; ``None`` when the log doesn't say (or something else of the
-    round changed after it)."""
+    themselves in with it; ``None`` when the log doesn't say, or when anything else
+    changed in the game since."""
     query = (
-        select(Change.action, Change.data)
-        .where(Change.game_id == game.id, Change.round_number == number)
+        select(Change.action, Change.data, Change.round_number)
+        .where(Change.game_id == game.id)
         .order_by(Change.id.desc())
         .limit(2)
     )
-    for action, data in db.session.execute(query):
+    for action, data, round_number in db.session.execute(query):
+        if round_number != number:
+            return None
         if action == "round_completed":
             continue  # scored by that tap: the tap comes just before
         if action != "tricks" or not isinstance(data, dict) or "filled" not in data:

@@ -18,7 +18,7 @@ from scorekeeper.models import Change, Game, IdempotencyKey, Player, utcnow
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import digital as digital_service
 from scorekeeper.services import games as game_service
-from tests.web.support import HX, Pages, section, text_of
+from tests.web.support import HX, Pages, scored, section, text_of
 
 
 def play_to_the_end(app: Flask, pid: str) -> None:
@@ -211,9 +211,9 @@ def test_the_last_rounds_answer_offers_play_again(app: Flask, pages: Pages) -> N
     for seat in others:
         assert pages.bid(pid, seat, 0).status_code == 200
     assert pages.bid(pid, dealer, cards).status_code == 200
-    for seat in others:  # the dealer's tricks fill themselves in
-        assert pages.tricks(pid, seat, 0).status_code == 200
-    answer = pages.confirm(pid)
+    assert pages.tricks(pid, others[0], 0).status_code == 200
+    answer = pages.tricks(pid, others[1], 0)  # the dealer's fill themselves in: scored
+    assert scored(answer)
     entry = section(answer.get_data(as_text=True), "entry")
     assert "Final standings" in text_of(entry)
     assert f'action="/games/{pid}/again"' in entry and 'name="idempotency_key"' in entry

@@ -201,3 +201,16 @@ def test_a_follower_can_not_reopen(
     assert response.status_code == 403
     assert follower.post(pid, "tricks/rest").status_code == 403
     assert snapshot(pid) == before
+
+
+def test_undo_is_gone_once_anything_else_changes(
+    pages: Pages, pid: str, snapshot: Snapshot
+) -> None:
+    """A correction of an earlier round after the tap: the tap is no longer the last thing
+    done, so "Undo" is not offered for it any more."""
+    ok(pages.correct(pid, 1, [0, 0, 0, 1], [0, 0, 1, 0]))  # Cat took the trick, not Dan
+    body = pages.page(pid).get_data(as_text=True)
+    assert "is scored. ↶ Undo" not in text_of(section(body, "entry"))
+    before = snapshot(pid)
+    assert pages.post(pid, "reopen", round=2).status_code == 422
+    assert snapshot(pid) == before
