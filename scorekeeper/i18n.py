@@ -14,10 +14,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from babel import numbers
 from babel.dates import format_skeleton
-from flask import Flask, Response, has_request_context, request
+from flask import Flask, Response, g, has_request_context, request
 
 # Flask-Babel ships no type information; the typed wrappers below are what the app uses.
 from flask_babel import (  # type: ignore[import-untyped]
@@ -25,6 +26,7 @@ from flask_babel import (  # type: ignore[import-untyped]
     force_locale,
     format_date,
     get_locale,
+    get_translations,
 )
 from flask_babel import gettext as _gettext
 from flask_babel import lazy_gettext as _lazy_gettext
@@ -117,6 +119,27 @@ def current_language() -> str:
     return locale.language if locale is not None else DEFAULT_LOCALE
 
 
+def _page_catalog() -> Any:
+    """The catalog of the language in effect, kept for the request (a forced language,
+    as :func:`language` sets, has a locale of its own and so a catalog of its own)."""
+    locale = get_locale()
+    kept = g.get("_page_catalogs")
+    if kept is None:
+        kept = g._page_catalogs = {}
+    catalog = kept.get(id(locale))
+    if catalog is None:
+        catalog = kept[id(locale)] = (locale, get_translations())
+    return catalog[1]
+
+
+def _page_gettext(text: str) -> str:
+    return str(_page_catalog().ugettext(text))
+
+
+def _page_ngettext(singular: str, plural: str, num: int) -> str:
+    return str(_page_catalog().ungettext(singular, plural, num))
+
+
 def init_app(app: Flask) -> None:
     """Bind Flask-Babel and give templates the language switch's data."""
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LOCALE)
@@ -134,6 +157,15 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(decimal1, "decimal1")
     # {% trans %} blocks that span lines are one sentence: collapse the line breaks.
     app.jinja_env.policies["ext.i18n.trimmed"] = True
+    # Templates look their catalog up once per request and language, not once per text
+    # (a games list asks for a hundred texts); Jinja formats and escapes as before.
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        _page_gettext,
+        _page_ngettext,
+        newstyle=True,
+        pgettext=lambda c, s: _page_catalog().upgettext(c, s),
+        npgettext=lambda c, s, p, n: _page_catalog().unpgettext(c, s, p, n),
+    )
 
     @app.after_request
     def vary_on_language(response: Response) -> Response:

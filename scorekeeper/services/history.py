@@ -12,6 +12,8 @@ every list, the statistics and records, and its pages answer 404 until then.
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -197,6 +199,14 @@ _LINE_COLUMNS = (
 )
 
 
+@functools.lru_cache(maxsize=256)
+def _rule_facts(rules_json: str) -> tuple[str, str, tuple[str, ...]]:
+    """Dealer rule, round plan and badges of a stored rule set (a circle plays a few rule
+    sets over and over: each is read once)."""
+    rules = RuleSet.from_dict(json.loads(rules_json))
+    return rules.dealer_rule.value, rules.round_plan.value, tuple(badges(rules))
+
+
 def _lines(rows: Sequence[Any]) -> list[GameLine]:
     """Lines of these games (rows of ``_LINE_COLUMNS``), their seats in one query."""
     seats: dict[int, list[tuple[str, bool | None, int, int]]] = {row[0]: [] for row in rows}
@@ -211,7 +221,7 @@ def _lines(rows: Sequence[Any]) -> list[GameLine]:
     lines = []
     for gid, public_id, created_at, finished_at, mode, rules_data, circle_id in rows:
         table = seats[gid]
-        rules = RuleSet.from_dict(rules_data)
+        dealer_rule, round_plan, game_badges = _rule_facts(json.dumps(rules_data, sort_keys=True))
         rounds = max((r for _, _, r, _ in table), default=0)
         finished = finished_at is not None
         lead = max((t for _, _, _, t in table), default=0) if rounds else None
@@ -227,12 +237,12 @@ def _lines(rows: Sequence[Any]) -> list[GameLine]:
                 names=[name for name, _, _, _ in table],
                 winners=[name for name, won, _, _ in table if won],
                 rounds=rounds,
-                dealer_rule=rules.dealer_rule.value,
-                round_plan=rules.round_plan.value,
+                dealer_rule=dealer_rule,
+                round_plan=round_plan,
                 mode=mode,
                 lead=lead,
                 leaders=leaders,
-                badges=badges(rules),
+                badges=list(game_badges),
                 circle_id=circle_id,
             )
         )
