@@ -345,12 +345,13 @@ def _try_to_lose(game: Game, legal: list[Card]) -> Card:
 
 def _saboteur_play(game: Game, seat: int, legal: list[Card]) -> Card:
     """The Wizard Saboteur dealer (V6) spoils the bid of the player winning the trick:
-    win it if they needed it, keep out of it otherwise."""
+    win it if they needed it, keep out of it otherwise. A bid the dealer can't see
+    (secret: V4) spoils nothing it knows of."""
     if game.trick:
         cards = [c for _, c in game.trick]
         result = resolve_trick(cards, game.trump, unicoloured=game.rules.unicoloured)
         holder = game.trick[result.winner][0]
-        bid = game.bids[holder]
+        bid = _shown_bid(game, seat, holder)
         if bid is not None and game.won[holder] < bid:
             winners = [c for c in legal if _beats(game, c)]
             if winners:

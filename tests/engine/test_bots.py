@@ -133,3 +133,32 @@ def test_bot_beats_random_players_by_a_margin() -> None:
     result = simulate(60, 4, "full", "random", seed=2026)
     bot, *randoms = result.avg_score
     assert bot - sum(randoms) / len(randoms) >= 300
+
+
+def _saboteur_facing_a_lead(bidding: Bidding, leader_bid: int) -> Card:
+    """V6, round 3 of 3 players: Ann leads red 10 (her bid ``leader_bid``), Ben can't
+    follow; the dealer, Cat (no bid), holds red 12 and red 2. What Cat plays."""
+    game = Game.new(RuleSet(saboteur=True, bidding=bidding), 3, 0)
+    game.deal(random.Random(0))
+    game.round_number = 3  # Cat deals round 3
+    game.hands = [
+        [Card.parse(t) for t in ("R10", "G1", "G2")],
+        [Card.parse(t) for t in ("Y1", "Y2", "G5")],
+        [Card.parse(t) for t in ("R12", "R2", "G3")],
+    ]
+    game.trump = Suit.BLUE
+    game.turned = Card.parse("B1")
+    game.phase = Phase.PLAYING
+    game.bids = [leader_bid, 0, None]
+    game.leader = 0
+    game.play(0, Card.parse("R10"))
+    game.play(1, Card.parse("Y1"))
+    return Bot().play(game, 2)
+
+
+def test_v6_the_saboteur_spoils_only_the_bids_it_can_see() -> None:
+    """Open bids: Cat takes the trick Ann needs and stays out of the one she doesn't.
+    Secret bids (V4): Cat can't see Ann's bid, so her play is the same either way."""
+    assert _saboteur_facing_a_lead(Bidding.OPEN, 1) == Card.parse("R12")
+    assert _saboteur_facing_a_lead(Bidding.OPEN, 0) == Card.parse("R2")
+    assert _saboteur_facing_a_lead(Bidding.SECRET, 1) == _saboteur_facing_a_lead(Bidding.SECRET, 0)
