@@ -128,8 +128,10 @@ def _round_body(required: list[str], description: str) -> Schema:
             "bids": {
                 "type": "array",
                 "items": {"type": ["integer", "null"], "minimum": 0},
-                "description": "One bid per player in seat order; null for the dealer under "
-                "Wizard Saboteur (V6).",
+                "description": "One bid per player in seat order. null: no bid — the dealer "
+                "under Wizard Saboteur (V6), or a player who has not bid yet (a round without "
+                "its tricks may be recorded with bids missing, as the pad takes them one at a "
+                "time; every bid must be in before the tricks: `bids_missing`).",
             },
             "tricks": {
                 "type": ["array", "null"],

@@ -207,6 +207,21 @@ def test_v6_saboteur(api: Api) -> None:
     assert body["rounds"][1]["scores"] == [20, 20, 20]
 
 
+def test_a_round_may_wait_for_bids_not_yet_made(api: Api) -> None:
+    """null in ``bids`` is also a player who has not bid yet, as the OpenAPI document
+    says: a round without its tricks is kept with the bids so far; every bid is in before
+    the tricks (R6)."""
+    game = api.create(["Ann", "Ben", "Cat"])
+    response = api.add(game, [None, 1, None])
+    assert response.status_code == 201, response.get_data(as_text=True)
+    assert api.get(game)["rounds"][0]["bids"] == [None, 1, None]
+    with api.unchanged(game):
+        response = api.put(game, 1, bids=[None, 1, 0], tricks=[1, 0, 0])
+        assert error_of(response) == (422, "bids_missing")
+    body = api.put(game, 1, bids=[0, 1, 0], tricks=[1, 0, 0]).get_json()
+    assert body["rounds"][0]["scores"] == [-10, -10, 20]
+
+
 def test_v6_with_v1_holds_the_last_bidder(api: Api) -> None:
     game = api.create(["Ann", "Ben", "Cat"], 0, saboteur=True, dealer_rule="plus_minus_one")
     with api.unchanged(game):
