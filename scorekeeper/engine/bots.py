@@ -120,6 +120,9 @@ class Bot:
 
     def bid(self, game: Game, seat: int) -> int:
         """The allowed bid nearest to the expected tricks of the hand."""
+        # Under hidden or secret bids (V3, V4) this is what a blind bid comes to: the
+        # nearest bid it sees as allowed, unless the table asks it to change that one
+        # (it makes the total), then the nearest of the rest.
         allowed = game.allowed_bids(seat)
         if not allowed:
             raise ValueError("This seat has no bid to make now.")

@@ -219,6 +219,24 @@ class Game:
             totals_before=self.totals,
         )
 
+    def allowed_bids_seen(self, seat: int) -> list[int]:
+        """The bids ``seat`` may make as far as it can tell: under hidden or secret bids
+        (V3, V4) the dealer rule can't be applied to bids the seat doesn't see, so the
+        last bidder bids blind and is asked to change only if the bid makes the total
+        (:meth:`bid` refuses it then). With open bids, :meth:`allowed_bids`."""
+        allowed = self.allowed_bids(seat)
+        if self._open_bidding or not allowed:
+            return allowed
+        return bidrules.allowed_bids(
+            self.rules,
+            round_number=self.round_number,
+            cards=self.cards,
+            dealer=self.dealer,
+            seat=seat,
+            bids={seat: self.bids[seat]},  # its own only: the others' are not seen
+            totals_before=self.totals,
+        )
+
     def legal_cards(self, seat: int) -> list[Card]:
         """The cards ``seat`` may play now (empty when it is not their turn), in hand order.
 
@@ -593,7 +611,7 @@ class Game:
             "last_trick": None if self.last_trick is None else self.last_trick.to_dict(),
             "history": history,
             "totals": list(self.totals),
-            "allowed_bids": [] if seat is None else self.allowed_bids(seat),
+            "allowed_bids": [] if seat is None else self.allowed_bids_seen(seat),
             # In the foresight round one's own cards stay unseen, so do the playable ones.
             "legal_cards": []
             if seat is None or foresight

@@ -677,9 +677,7 @@ def set_draft_trump(game: Game, trump: object, version: int | None = None) -> No
     _finish(game, "trump", f"Round {draft.number}: trump {_show(entry.trump)}", draft.number)
 
 
-def set_tricks(
-    game: Game, seat: int, tricks: int | None, version: int | None = None
-) -> int | None:
+def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = None) -> int | None:
     """Enter one player's tricks in the open round, in any order. Forced counts fill
     themselves in: when all but one are in, the last (the tricks must add up to the cards
     of the round); when every trick is taken, the others' 0. Once every count is in the

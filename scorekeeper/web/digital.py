@@ -221,7 +221,8 @@ def _context(table: DigitalTable, seat: int | None, **extra: Any) -> dict[str, A
                     cards=game.cards,
                     dealer=game.dealer,
                     seat=seat,
-                    bids=dict(enumerate(game.bids)),
+                    # Only the bids this seat sees (V3, V4): a reason never tells more.
+                    bids={s: b for s, b in enumerate(v["bids"]) if isinstance(b, int)},
                     totals_before=game.totals,
                     names=names,
                 )

@@ -340,9 +340,7 @@ def rest_as_bid(public_id: str) -> ResponseReturnValue:
 @write
 def reopen(public_id: str) -> ResponseReturnValue:
     """Undo the tap that scored a round: the round is open again without that count."""
-    return _act(
-        public_id, lambda g: game_service.reopen_round(g, _form_int("round"), _version())
-    )
+    return _act(public_id, lambda g: game_service.reopen_round(g, _form_int("round"), _version()))
 
 
 @bp.post("/games/<public_id>/clear")

@@ -645,3 +645,27 @@ def test_v1_with_v3_hidden_bids_the_dealer_bids_once_the_others_are_in() -> None
     assert game.to_dict() == before
     game.bid(0, 0)
     assert game.phase is Phase.PLAYING
+
+
+@pytest.mark.parametrize("bidding", [Bidding.HIDDEN, Bidding.SECRET])
+def test_v3_v4_the_last_bidder_bids_blind(bidding: Bidding) -> None:
+    """V3 (and V4) with V1: nothing the dealer's seat is shown before the bid gives the
+    others' total away: the keys it sees are the same whatever the others bid; only the
+    bid that makes the total is refused when made (asked to change)."""
+
+    def dealer_after(first: int, second: int) -> Game:
+        rules = RuleSet(dealer_rule=DealerRule.PLUS_MINUS_ONE, bidding=bidding)
+        game = Game.new(rules, 3, first_dealer=0)
+        game.deal(random.Random(7))
+        game.round_number, game.hands = 3, [game.hands[0]] * 3  # pretend: 3 cards each
+        game.bids = [None, first, second]
+        return game
+
+    seen = [dealer_after(a, b).view(0)["allowed_bids"] for a, b in ((0, 0), (1, 1), (2, 1))]
+    assert seen == [[0, 1, 2, 3]] * 3
+    game = dealer_after(1, 1)
+    before = game.to_dict()
+    with pytest.raises(IllegalBid, match="add up"):
+        game.bid(0, 1)  # 1 + 1 + 1: asked to change
+    assert game.to_dict() == before
+    game.bid(0, 2)
