@@ -83,6 +83,7 @@ def create_table(
         raise Rejected(_("Each seat is played by a person or a bot."), "bad_kinds")
     if PERSON not in kinds and seed is None:
         raise Rejected(_("At least one seat must be a person."), "bad_kinds")
+    names = _bot_names(names, kinds)
     game, scorer_token = game_service.create_game(list(names), first_dealer, rules, mode="digital")
     tokens: list[str | None] = [secrets.token_urlsafe(18) if k == PERSON else None for k in kinds]
     table_token = secrets.token_urlsafe(18)
@@ -104,6 +105,20 @@ def create_table(
     _save(table, engine_game)
     idempotency.commit()  # with an Idempotency-Key: committed with the answer
     return NewTable(game, table, tokens, table_token, scorer_token)
+
+
+# Names for bots left unnamed, in this order, skipping any a player at the table has.
+BOT_NAMES = ("Merlin", "Morgana", "Nimue", "Taliesin", "Vivien", "Oberon")
+
+
+def _bot_names(names: Sequence[object], kinds: Sequence[str]) -> list[object]:
+    """``names`` with each bot seat left blank given a name of its own."""
+    taken = {n.strip().casefold() for n in names if isinstance(n, str) and n.strip()}
+    spare = (n for n in BOT_NAMES if n.casefold() not in taken)
+    return [
+        next(spare) if kind == BOT and isinstance(name, str) and not name.strip() else name
+        for name, kind in zip(names, kinds, strict=True)
+    ]
 
 
 # -- finding --------------------------------------------------------------------------------

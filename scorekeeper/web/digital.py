@@ -56,7 +56,7 @@ def _form_values() -> dict[str, Any]:
     form = request.form
     return {
         "names": [form.get(f"name{i}", "") for i in range(6)],
-        "kinds": [form.get(f"kind{i}", "person" if i < 3 else "bot") for i in range(6)],
+        "kinds": [form.get(f"kind{i}", "person" if i < 3 else "none") for i in range(6)],
         "first_dealer": form.get("first_dealer", "0"),
         "plan": form.get("plan", "full"),
         "dealer_rule": form.get("dealer_rule", "none"),
@@ -91,7 +91,13 @@ def create() -> ResponseReturnValue:
     """Create the game, deal round 1, and show the seat links (once for a form sent twice
     with the same idempotency key)."""
     values = _form_values()
-    kept = [i for i, n in enumerate(values["names"]) if n.strip()]
+    # A seat plays when it has a person's name or a bot (a bot left unnamed gets a name
+    # of its own); "nobody" and a person's seat left blank close up.
+    kept = [
+        i
+        for i, (n, k) in enumerate(zip(values["names"], values["kinds"], strict=True))
+        if k != "none" and (n.strip() or k == service.BOT)
+    ]
     seats = [(values["names"][i].strip(), values["kinds"][i]) for i in kept]
     chosen = limits.whole_number(values["first_dealer"])
     # Seats left empty close up: the dealer's place is counted among the players.
