@@ -28,7 +28,9 @@ from scorekeeper.engine import (
     RuleError,
     RuleSet,
     Suit,
+    dealer_of_round,
     legal_plays,
+    round_scores,
     why_illegal,
 )
 from scorekeeper.engine.bots import Bot, Strategy, play_until_waiting
@@ -301,10 +303,12 @@ def _remember(table: DigitalTable, game: Game, number: int) -> None:
     """What every phone shows about round ``number`` while the next one starts."""
     entry = game.history[number - 1]
     last = game.last_trick if number == len(game.history) else None
+    dealer = dealer_of_round(game.first_dealer, number, game.players)
     table.recent = {
         "round": number,
         "bids": list(entry.bids),
         "tricks": list(entry.tricks or ()),
+        "scores": list(round_scores(game.rules, dealer, entry)),
         "trump": None if entry.trump is None else str(entry.trump),
         "last_trick": None if last is None else last.to_dict(),
         "totals": list(game.totals),

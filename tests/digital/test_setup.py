@@ -86,3 +86,24 @@ def test_a_table_that_can_not_be_dealt_is_refused_in_words(
     assert response.status_code == 422
     assert alert(response) == message
     assert tables(app) == before
+
+
+def test_the_round_just_played_reads_in_the_pads_order(app: Flask) -> None:
+    """After round 1 a seat sees the round as the pad has it: bid, took, score, total
+    (R16), each player on a line."""
+    from scorekeeper.engine import RuleSet
+    from tests.digital.support import Table
+    from tests.web.support import text_of
+
+    table = Table.create(app, RuleSet(), ["person", "bot", "bot"])
+    game = table.play_rounds(rounds=1, scan_all=False)
+    entry = game.history[0]
+    assert entry.tricks is not None
+    body = table.get(0)
+    summary = body.split('class="round-summary')[1].split("</table>")[0]
+    assert text_of(summary.split("<tbody>")[0]).endswith("Player Bid Took Score Total")
+    for seat, name in enumerate(["Ann", "Ben", "Cat"]):
+        bid, took, total = entry.bids[seat], entry.tricks[seat], game.totals[seat]
+        score = f"+{total}" if total > 0 else str(total).replace("-", "\N{MINUS SIGN}")
+        line = f"{name} {bid} {took} {score} {str(total).replace('-', chr(0x2212))}"
+        assert line in text_of(summary), (line, text_of(summary))
