@@ -476,9 +476,13 @@ class Game:
         self._last_trick = trick
         self._last_trick_parts = None
 
+    def trump_call(self) -> TrumpCall:
+        """The round's trump as the pad records it: the turned-up card's suit, or the
+        dealer's choice under a turned-up Wizard (R7); none without a stock (R8, V9)."""
+        return _trump_call(self.trump if self.turned is not None else None, self.trump_chosen)
+
     def _finish_round(self) -> None:
-        # A turned-up card gives the round's trump (R7); no stock means none (R8, V9).
-        trump = _trump_call(self.trump if self.turned is not None else None, self.trump_chosen)
+        trump = self.trump_call()
         entry = RoundEntry(tuple(self.bids), tuple(self.won), trump)
         scores = round_scores(self.rules, self.dealer, entry)
         self.history.append(entry)

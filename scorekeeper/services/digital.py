@@ -283,10 +283,11 @@ def _advance(table: DigitalTable, game: Game) -> None:
     score pad, whose commit stores the table with them (all or nothing)."""
     strategies = _strategies(table)
     pending: list[int] = []
+    recorded = sum(1 for r in table.game.rounds if r.complete)
     while True:
         play_until_waiting(game, strategies)
-        while len(table.game.rounds) + len(pending) < len(game.history):
-            number = len(table.game.rounds) + len(pending) + 1
+        while recorded + len(pending) < len(game.history):
+            number = recorded + len(pending) + 1
             pending.append(number)
             _remember(table, game, number)
         if game.phase is not Phase.DEAL:
@@ -296,7 +297,26 @@ def _advance(table: DigitalTable, game: Game) -> None:
     for number in pending:
         entry = game.history[number - 1]
         trump = None if entry.trump is None else str(entry.trump)
-        game_service.record_round(table.game, list(entry.bids), list(entry.tricks or ()), trump)
+        bids, tricks = list(entry.bids), list(entry.tricks or ())
+        if any(r.number == number for r in table.game.rounds):  # its trump is shown
+            game_service.update_round(table.game, number, bids, tricks, trump)
+        else:
+            game_service.record_round(table.game, bids, tricks, trump)
+    _show_trump(table, game)
+
+
+def _show_trump(table: DigitalTable, game: Game) -> None:
+    """The open round's trump on the score pad as soon as it is known (turned up, or
+    chosen by the dealer): it is public at the table (R7, R8)."""
+    if (
+        game.phase not in (Phase.BIDDING, Phase.PLAYING)
+        or game.round_number != len(game.history) + 1
+    ):
+        return
+    trump = str(game.trump_call())
+    draft = game_service.draft_of(table.game)
+    if draft is not None and draft.number == game.round_number and str(draft.trump) != trump:
+        game_service.set_draft_trump(table.game, trump)
 
 
 def _remember(table: DigitalTable, game: Game, number: int) -> None:

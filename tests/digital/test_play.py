@@ -27,7 +27,8 @@ def pad_totals(app: Flask, public_id: str) -> tuple[list[int], bool, int]:
     with app.app_context():
         game = game_service.get_game(public_id)
         sheet = game_service.sheet_of(game)
-        return list(sheet.totals), sheet.finished, len(game.rounds)
+        # Rounds scored (the open round's row holds its trump once it is known).
+        return list(sheet.totals), sheet.finished, sum(1 for r in game.rounds if r.complete)
 
 
 @pytest.mark.parametrize(
@@ -75,6 +76,9 @@ def test_unicoloured_rounds(app: Flask) -> None:
         assert {c.suit for c in hand if c.suit is not None} <= {list(game.hands[seat])[0].suit}
     totals, _, rounds = pad_totals(app, table.public_id)
     assert rounds == 2 and totals == game.totals
+    # The open round's trump is on the pad as the table has it: none (V9).
+    page = app.test_client().get(f"/games/{table.public_id}").get_data(as_text=True)
+    assert "not recorded" not in page.split('id="entry"')[1].split("</section>")[0]
 
 
 def test_a_seat_page_shows_only_its_own_hand(app: Flask) -> None:

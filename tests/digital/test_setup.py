@@ -107,3 +107,24 @@ def test_the_round_just_played_reads_in_the_pads_order(app: Flask) -> None:
         score = f"+{total}" if total > 0 else str(total).replace("-", "\N{MINUS SIGN}")
         line = f"{name} {bid} {took} {score} {str(total).replace('-', chr(0x2212))}"
         assert line in text_of(summary), (line, text_of(summary))
+
+
+def test_the_pad_shows_the_open_rounds_trump(app: Flask) -> None:
+    """R7: the trump the table turned up is on the game's pad while the round is played
+    (before: "not recorded")."""
+    from scorekeeper.engine import RuleSet
+    from scorekeeper.services.padview import suit_label
+    from tests.digital.support import Table
+    from tests.web.support import section, text_of
+
+    table = Table.create(app, RuleSet(), ["person", "bot", "bot"])
+    game = table.play_rounds(rounds=1, scan_all=False)
+    assert game.round_number == 2 and game.turned is not None
+    page = app.test_client().get(f"/games/{table.public_id}").get_data(as_text=True)
+    trump = text_of(section(page, "entry")).split("Trump", 1)[1][:40]
+    if game.trump is None:
+        assert trump.strip().startswith("No trump")
+    else:
+        with app.test_request_context():
+            assert suit_label(game.trump, game.rules) in trump
+    assert "not recorded" not in trump
