@@ -955,12 +955,54 @@ def play_again(game: Game) -> tuple[Game, str]:
             _("This game isn't over yet: the next one can start once its last round is recorded."),
             "game_not_over",
         )
-    return create_game(
+    started = next_game_of(game)
+    if started is not None:
+        raise NextGameStarted(started)
+    new, token = create_game(
         names_of(game),
         (game.first_dealer + 1) % game.player_count,
         parse_rules(game.rules),
         circle_id=game.circle_id,
     )
+    # The finished game points to the next one: phones following it are led there, and
+    # a second Play again at the same table opens it instead of starting another.
+    game.changes.append(
+        Change(action="next_game", summary="Next game started", data={"public_id": new.public_id})
+    )
+    game.updated_at = utcnow()
+    idempotency.commit()
+    return new, token
+
+
+class NextGameStarted(Rejected):
+    """Play again on a game whose next game has already started (``public_id``)."""
+
+    status = 409
+
+    def __init__(self, public_id: str) -> None:
+        super().__init__(
+            _("The next game at this table has already started: here it is."),
+            "next_game_started",
+        )
+        self.public_id = public_id
+
+
+def next_game_of(game: Game) -> str | None:
+    """The public id of the game started from ``game`` with Play again, while it is there
+    (not deleted); ``None`` otherwise."""
+    data = db.session.scalar(
+        select(Change.data)
+        .where(Change.game_id == game.id, Change.action == "next_game")
+        .order_by(Change.id.desc())
+        .limit(1)
+    )
+    public_id = data.get("public_id") if isinstance(data, dict) else None
+    if not isinstance(public_id, str):
+        return None
+    there = db.session.scalar(
+        select(Game.id).where(Game.public_id == public_id, Game.deleted_at.is_(None))
+    )
+    return public_id if there is not None else None
 
 
 def last_rules(public_ids: Sequence[str]) -> RuleSet | None:

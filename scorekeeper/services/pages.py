@@ -45,6 +45,8 @@ def _words(change: Change) -> str:
         return i18n._("Game deleted")
     if change.action == "game_restored":
         return i18n._("Game brought back")
+    if change.action == "next_game":
+        return i18n._("Next game started")
     if change.action == "reopened":
         return i18n._("Round %(number)s reopened", number=change.round_number)
     return i18n.change_summary(change.summary)

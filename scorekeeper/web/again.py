@@ -7,8 +7,9 @@ circle) comes from the finished game alone. Whoever taps becomes the new game's 
 
 from __future__ import annotations
 
-from flask import Response, abort, make_response, render_template, request, url_for
+from flask import Response, abort, flash, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _
@@ -50,6 +51,16 @@ def _refusal(status: int, title: str, detail: str, public_id: str) -> Response:
     return make_response(body, status)
 
 
+def _to_game(public_id: str) -> BaseResponse:
+    """To a game's page (htmx follows the redirect as a page load)."""
+    target = url_for("web.game", public_id=public_id)
+    if is_htmx():
+        response = make_response("", 204)
+        response.headers["HX-Redirect"] = target
+        return response
+    return redirect(target, 303)
+
+
 def _authorize(public_id: str, **view_args: object) -> None:
     _require_table(load_game(public_id))
 
@@ -84,6 +95,10 @@ def play_again(public_id: str) -> ResponseReturnValue:
     _require_table(game)  # also without an idempotency key
     try:
         new, token = game_service.play_again(game)
+    except game_service.NextGameStarted as exc:
+        db.session.rollback()
+        flash(exc.message)
+        return _to_game(exc.public_id)
     except Rejected as exc:
         db.session.rollback()
         return _refusal(exc.status, _("Nothing was started"), exc.message, public_id)

@@ -69,6 +69,8 @@ def _context(game: Game, **extra: Any) -> dict[str, Any]:
         "log": page_service.change_log(game),
         # "Undo" right after a tap scored a round: that round, open again.
         "reopen": game_service.reopenable(game) if scorer else None,
+        # A finished game's next game (Play again), where its phones are led.
+        "next_game": game_service.next_game_of(game) if pad.finished else None,
         "trumps": trump_options(pad.rules),
         "view_url": view_url,
         # (place, seat, total): equal totals share a place (R17), unless the tie-break

@@ -233,8 +233,12 @@ def test_a_double_tap_starts_one_game(app: Flask, pages: Pages) -> None:
     assert second.headers[REPLAYED] == "true"
     assert second.headers["Location"] == first.headers["Location"]
     assert everything(app) == stored and games(app) == 2
-    # A fresh page (a fresh key) is a new decision: another game.
-    assert new_game_of(tap_again(pages.client, old)) != new_game_of(first)
+    # Once it has started, the finished game offers to go to it, not to start another;
+    # a form sent again with a fresh key opens it too.
+    assert again_form(pages.client, old) is None
+    again = pages.client.post(action, data={**form, "idempotency_key": "a-fresh-key-0001"})
+    assert again.headers["Location"] == f"/games/{new_game_of(first)}"
+    assert games(app) == 2
 
 
 def test_a_retry_whose_answer_was_lost_still_makes_the_scorer(app: Flask, pages: Pages) -> None:
@@ -355,3 +359,56 @@ def test_a_deleted_game_is_not_found(app: Flask, pages: Pages) -> None:
     answer = pages.client.post(f"/games/{old}/again", data={"idempotency_key": "k" * 20})
     assert answer.status_code == 404
     assert everything(app) == stored
+
+
+# -- the next game, for the other phones at the table ---------------------------------------
+
+
+def test_phones_following_the_finished_game_are_led_to_the_next(
+    app: Flask, pages: Pages, follower: Pages
+) -> None:
+    old = finished(app, pages, ["Anna", "Ben", "Clara"])
+    assert "Go to the next game" not in follower.page(old).get_data(as_text=True)
+    new = new_game_of(tap_again(pages.client, old))
+    body = follower.page(old).get_data(as_text=True)
+    entry = section(body, "entry")
+    assert "The next game at this table has started." in text_of(entry)
+    assert f'href="/games/{new}"' in entry
+    assert "Next game started" in text_of(section(body, "log"))
+    # The scorer's old page no longer offers to start another.
+    assert again_form(pages.client, old) is None
+
+
+def test_a_second_play_again_opens_the_game_already_started(app: Flask, pages: Pages) -> None:
+    """Two phones at the table tap Play again one after the other (each with its own
+    key): one game starts; the second phone is taken to it, in words."""
+    circle = pages.make_circle("Thursday")
+    old = finished(app, pages, ["Anna", "Ben", "Clara"], circle=circle)
+    member = Pages(app.test_client())
+    join(app, member, circle)
+    form = again_form(member.client, old)  # the member's screen still shows the button
+    assert form is not None
+    new = new_game_of(tap_again(pages.client, old))
+    before = everything(app)
+    action = form.pop("action")
+    answer = member.client.post(action, data=form)
+    assert answer.status_code == 303 and answer.headers["Location"] == f"/games/{new}"
+    assert games(app) == 2
+    assert everything(app)[:2] == before[:2]  # no game, no player added
+    page = member.client.get(f"/games/{new}").get_data(as_text=True)
+    assert "The next game at this table has already started: here it is." in page
+    answer = member.client.post(
+        action, data={**form, "idempotency_key": "another-key-1234"}, headers=HX
+    )
+    assert answer.status_code == 204 and answer.headers["HX-Redirect"] == f"/games/{new}"
+
+
+def test_once_the_next_game_is_deleted_play_again_starts_one(app: Flask, pages: Pages) -> None:
+    old = finished(app, pages, ["Anna", "Ben", "Clara"])
+    first = new_game_of(tap_again(pages.client, old))
+    with app.app_context():
+        from scorekeeper.services import history
+
+        history.delete_game(history.find_game(first))
+    second = new_game_of(tap_again(pages.client, old))
+    assert second != first and games(app) == 3
