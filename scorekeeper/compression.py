@@ -5,6 +5,10 @@ localhost, and it is a fifth smaller than gzip for our pages and scripts).
 A phone on a slow network loads a game page in a fifth of the bytes. Static files are
 compressed once per version (their ETag) at the highest levels and kept; everything else
 is compressed per answer at a fast level, which costs a fraction of a millisecond.
+
+Kept static files are gzipped with Zopfli: the same gzip format every browser reads, 3–5 %
+smaller than zlib's best level (about 0.7 KB off a game page's first load over a LAN name,
+where phones get gzip only), for a fifth of a second once per file and process.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import gzip
 from collections import OrderedDict
 
 import brotli  # type: ignore[import-untyped]
+import zopfli.gzip  # type: ignore[import-untyped]
 from flask import Flask, Response, request
 
 from scorekeeper.security import add_vary
@@ -56,7 +61,10 @@ def compress(data: bytes, coding: str, best: bool = False) -> bytes:
     if coding == "br":
         packed: bytes = brotli.compress(data, mode=brotli.MODE_TEXT, quality=11 if best else 5)
         return packed
-    return gzip.compress(data, compresslevel=9 if best else 6, mtime=0)
+    if best:
+        packed = zopfli.gzip.compress(data)
+        return packed
+    return gzip.compress(data, compresslevel=6, mtime=0)
 
 
 def _compress(response: Response) -> Response:
