@@ -3,7 +3,16 @@
 The public names below are the engine's stable API; the app and outside checks use them.
 """
 
-from .bids import allowed_bids, bidders, check_bid, check_bids, dealer_rule_applies, max_bid
+from .bids import (
+    BidLimits,
+    allowed_bids,
+    bid_limits,
+    bidders,
+    check_bid,
+    check_bids,
+    dealer_rule_applies,
+    max_bid,
+)
 from .cards import JESTER, WIZARD, Card, Kind, Suit, full_deck, parse_cards, suit_pile
 from .errors import IllegalBid, IllegalPlay, InvalidRound, OutOfTurn, RuleError, WrongPhase
 from .game import Game, Phase, Trick
@@ -51,6 +60,8 @@ from .tricks import (
 )
 
 __all__ = [
+    "BidLimits",
+    "bid_limits",
     "JESTER",
     "MAX_PLAYERS",
     "MIN_PLAYERS",

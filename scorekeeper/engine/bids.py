@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from .errors import IllegalBid
 from .plan import bidding_order
@@ -36,6 +37,26 @@ def dealer_rule_applies(
     return True
 
 
+@dataclass(frozen=True)
+class BidLimits:
+    """What limits the bids of one round, as data: the highest bid anyone may make, and
+    the total the round's bids may not reach (None when the dealer rule does not hold).
+
+    A page that keeps taking bids while it can't reach the server enforces exactly these.
+    """
+
+    top: int
+    total_not: int | None
+
+
+def bid_limits(
+    rules: RuleSet, *, round_number: int, cards: int, dealer: int, totals_before: Sequence[int]
+) -> BidLimits:
+    """The limits of a round's bids (R9; V1, V2, V7)."""
+    applies = dealer_rule_applies(rules, round_number, dealer, totals_before)
+    return BidLimits(top=max_bid(rules, cards), total_not=cards if applies else None)
+
+
 def _who(seat: int, dealer: int, names: Sequence[str] | None) -> str:
     name = names[seat] if names is not None and seat < len(names) else f"Player {seat + 1}"
     return f"{name} (dealer)" if seat == dealer else name
@@ -65,11 +86,14 @@ def allowed_bids(
     order = bidders(rules, dealer, players)
     if seat not in order:
         return []
-    allowed = list(range(0, max_bid(rules, cards) + 1))
-    if dealer_rule_applies(rules, round_number, dealer, totals_before):
+    limits = bid_limits(
+        rules, round_number=round_number, cards=cards, dealer=dealer, totals_before=totals_before
+    )
+    allowed = list(range(0, limits.top + 1))
+    if limits.total_not is not None:
         others = [bids.get(s) for s in order if s != seat]
         if all(b is not None for b in others):
-            forbidden = cards - sum(b for b in others if b is not None)
+            forbidden = limits.total_not - sum(b for b in others if b is not None)
             allowed = [b for b in allowed if b != forbidden]
     return allowed
 

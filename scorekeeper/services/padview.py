@@ -147,6 +147,11 @@ class DraftView:
     # bids: V4).
     rest_as_bid: bool = False
     shown_bids: list[int | None] = field(default_factory=list)  # per seat, None if masked
+    # While bids are being made: their limits as data (the engine's), which the page
+    # enforces on its own while it can't reach the server. The dealer rule's total only
+    # for open bids: sealed ones (V3, V4) are checked by the server once they arrive.
+    limits: engine.BidLimits | None = None
+    sealed: str = ""  # what a sealed bid shows (V3, V4); "" for open bids
 
 
 @dataclass(frozen=True)
@@ -411,8 +416,16 @@ def _draft_view(
     next_bidder = next((s for s in bidders if draft.bids[s] is None), None)
     next_taker = next((s for s in order if draft.tricks[s] is None), None) if bids_in else None
     choices: list[BidChoice] = []
+    limits = None
     if next_bidder is not None:
         totals_before = sheet.totals_before(draft.number)
+        limits = engine.bid_limits(
+            rules,
+            round_number=draft.number,
+            cards=draft.cards,
+            dealer=draft.dealer,
+            totals_before=totals_before,
+        )
         # With hidden or secret bids (V3, V4) nothing shown before a bid may give the
         # others' total away: the keys leave out the dealer rule, which refuses the bid
         # that makes the total only once it is made (V1, V2).
@@ -463,6 +476,8 @@ def _draft_view(
         undo=_undo(game, draft, order, bidders),
         rest_as_bid=bids_in and game_service.rest_as_bid_fits(rules, draft),
         shown_bids=[b if show else None for b in draft.bids],
+        limits=limits,
+        sealed="" if rules.bidding is Bidding.OPEN else HIDDEN_BID,
     )
 
 

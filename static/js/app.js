@@ -212,8 +212,64 @@
     return Boolean(td && td.querySelector(".wait"));
   }
 
+  // The next bidder's keys, from the round's limits the server sent with it (the
+  // engine's, as data): nothing above the top bid, and under the dealer rule not the one
+  // bid that would bring the bids to the total they may not reach.
+  function limitBids(form, rows, next) {
+    var top = parseInt(form.dataset.top, 10);
+    var totalNot = parseInt(form.dataset.totalNot, 10);
+    var sum = 0;
+    var known = rows.every(function (r) {
+      if (r === next || r.hasAttribute("data-no-bid")) return true;
+      var n = parseInt(cell(r, 0).textContent, 10);
+      sum += isNaN(n) ? 0 : n;
+      return !isNaN(n);
+    });
+    var forbidden = known && !isNaN(totalNot) ? totalNot - sum : -1;
+    var name = next.querySelector(".who").textContent;
+    form.querySelectorAll("button[name=bid]").forEach(function (key) {
+      var value = parseInt(key.value, 10);
+      var id = "why-bid-" + value;
+      var why = document.getElementById(id);
+      key.disabled = value > top || value === forbidden;
+      if (value === forbidden) {
+        if (!why) {
+          why = document.createElement("p");
+          why.className = "why";
+          why.id = id;
+          form.appendChild(why);
+        }
+        why.textContent = form.dataset.whyTotal.replace("{name}", name).replace("{bid}", value);
+      } else if (why && !key.disabled) {
+        why.remove();
+      }
+      if (key.disabled) key.setAttribute("aria-describedby", id);
+      else key.removeAttribute("aria-describedby");
+    });
+  }
+
+  // Every bid is in while offline: the same keys take the trick counts from here on.
+  function toTricks(form, cards) {
+    var keys = form.querySelector(".keys");
+    var model = keys.querySelector("button");
+    keys.replaceChildren();
+    for (var value = 0; value <= cards; value++) {
+      var key = model.cloneNode(false);
+      key.name = "tricks";
+      key.value = key.textContent = String(value);
+      key.disabled = false;
+      key.removeAttribute("aria-describedby");
+      keys.appendChild(key);
+    }
+    form.querySelectorAll(".why").forEach(function (why) { why.remove(); });
+    form.action = form.dataset.tricks;
+    form.setAttribute("hx-post", form.dataset.tricks);
+    htmx.process(form);
+  }
+
   // A bid or a trick count tapped while offline: write it into the table, then ask for
   // the next player's as the server would have (it checks every rule when it gets them).
+  // A whole round goes in this way: the bids, then the trick counts.
   function showQueued(form, params) {
     var column = params.has("bid") ? 0 : params.has("tricks") ? 1 : -1;
     var entry = document.getElementById("entry");
@@ -226,11 +282,17 @@
     var rows = Array.prototype.slice.call(entry.querySelectorAll("tr[data-seat]"));
     var row = rows.filter(function (r) { return r.dataset.seat === params.get("seat"); })[0];
     if (!row) return;
-    var td = cell(row, column);
-    td.replaceChildren(unsavedMark(value));
+    var cards = parseInt((entry.querySelector(".cards-each .num") || {}).textContent, 10);
+    // Sealed bids (V3, V4) stay sealed on screen.
+    cell(row, column).replaceChildren(unsavedMark(column ? value : form.dataset.sealed || value));
     var open = rows.filter(function (r) { return waiting(r, column); });
-    if (column === 1) {
-      var cards = parseInt((entry.querySelector(".cards-each .num") || {}).textContent, 10);
+    var asked = null;
+    if (column === 0 && !open.length && form.dataset.tricks && !isNaN(cards)) {
+      toTricks(form, cards);
+      column = 1;
+      open = rows.filter(function (r) { return waiting(r, 1); });
+      asked = form.dataset.askTricks;
+    } else if (column === 1) {
       var taken = rows.reduce(function (sum, r) {
         var n = parseInt(cell(r, 1).textContent, 10);
         return isNaN(n) ? sum : sum + n;
@@ -244,12 +306,6 @@
       form.querySelectorAll("button[name=tricks]").forEach(function (key) {
         key.disabled = !isNaN(cards) && parseInt(key.value, 10) > cards - taken;
       });
-    } else {
-      form.querySelectorAll("button[name=bid]").forEach(function (key) {
-        key.disabled = false;
-        key.removeAttribute("aria-describedby");
-      });
-      form.querySelectorAll(".why").forEach(function (why) { why.remove(); });
     }
     var ask = form.querySelector(".ask");
     var next = open[0];
@@ -265,7 +321,15 @@
     var oldName = row.querySelector(".who").textContent;
     var newName = next.querySelector(".who").textContent;
     form.querySelector("input[name=seat]").value = next.dataset.seat;
-    if (ask) {
+    if (column === 0) {
+      form.querySelectorAll(".why").forEach(function (why) {  // e.g. "no full bid" (V7)
+        why.textContent = why.textContent.split(oldName).join(newName);
+      });
+      limitBids(form, rows, next);
+    }
+    if (ask && asked) {
+      ask.textContent = asked.replace("{name}", newName);
+    } else if (ask) {
       var walker = document.createTreeWalker(ask, NodeFilter.SHOW_TEXT);
       while (walker.nextNode()) {
         var text = walker.currentNode;

@@ -65,7 +65,7 @@ def test_bids_tapped_offline_are_saved_once_when_the_network_returns(
     expect(row(page, "Ann").locator(".val.unsaved")).to_contain_text("1")
     expect(page.locator("#unsaved")).to_have_text("Offline — 3 entries not saved yet")
     expect(net).to_contain_text("3 entries not saved yet")
-    expect(page.locator("form.taps .ask")).to_contain_text("Not saved yet")
+    expect(page.locator("form.taps .ask")).to_have_text("Tricks: Ben took")  # carries on
     page.screenshot(path=artifacts / "pad-offline.png")
     assert stored(app, public_id)[0] == [[None, 0, None, None]]  # only Ben's reached it
 
@@ -135,3 +135,111 @@ def test_an_entry_someone_else_made_meanwhile_is_not_saved_over_it(
     bids, actions = stored(app, public_id)
     assert bids == [[None, 0, 0, None]]
     assert actions == ["created", "bid", "bid"]
+
+
+def rounds_played(app: Flask, public_id: str, rounds: int) -> None:
+    """Record ``rounds`` rounds of 1, 2, … cards (Ann took every trick, bids of 0)."""
+    with app.app_context():
+        game = game_service.get_game(public_id)
+        for cards in range(1, rounds + 1):
+            game_service.record_round(game, [0] * 4, [cards, 0, 0, 0])
+
+
+def seat_rows(page: Page) -> list[str]:
+    """The players in bidding order, as the table lists them."""
+    return page.locator("table.seats tbody tr .who").all_text_contents()
+
+
+def test_v1_v7_a_whole_round_entered_offline_keeps_the_rounds_limits(
+    page: Page, context: BrowserContext, app: Flask, live_server: str, artifacts: Path
+) -> None:
+    """Bids, then trick counts, all while offline: the phone holds the dealer's forbidden
+    bid (V1) and the full bid (V7) back with the limits the server sent with the round,
+    takes the trick counts, fills in the forced ones, and sends it all when back online."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    rules = {"dealer_rule": "plus_minus_one", "no_full_bid": True}
+    with app.app_context():
+        game, token = game_service.create_game(NAMES, 0, game_service.parse_rules(rules))
+        public_id, link = game.public_id, f"/games/{game.public_id}/score/{token}"
+    rounds_played(app, public_id, 2)
+    page.goto(live_server + link)
+    expect(page.locator("#entry-title")).to_contain_text("Round 3")
+    first, second, third, dealer = seat_rows(page)
+    expect(row(page, dealer).locator(".tag", has_text="deals")).to_be_visible()
+    keys = page.locator("form.taps .keys button")
+    context.set_offline(True)
+    expect(page.locator("#net")).to_contain_text("Offline")
+
+    key(page, 1)  # first
+    expect(page.locator("form.taps .ask")).to_contain_text(second)
+    expect(keys.filter(has_text="3")).to_be_disabled()  # V7: 3 cards, at most 2
+    key(page, 0)  # second
+    key(page, 1)  # third: 2 bid of the 3 tricks
+    expect(page.locator("form.taps .ask")).to_contain_text(dealer)
+    expect(keys.filter(has_text="1")).to_be_disabled()  # V1: 2 + 1 = 3
+    why = page.locator("#why-bid-1")
+    expect(why).to_have_text(f"{dealer} can't bid 1: the bids would add up to the 3 tricks.")
+    expect(keys.filter(has_text="1")).to_have_attribute("aria-describedby", "why-bid-1")
+    expect(keys.filter(has_text="3")).to_be_disabled()
+    expect(keys.filter(has_text="0")).to_be_enabled()
+    expect(keys.filter(has_text="2")).to_be_enabled()
+    page.screenshot(path=artifacts / "pad-offline-dealer-rule.png")
+    key(page, 2)  # the dealer
+
+    # Every bid is in: the same keys now take the trick counts, 0 to 3.
+    expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {first} took")
+    expect(keys).to_have_text(["0", "1", "2", "3"])
+    expect(page.locator("form.taps .why")).to_have_count(0)
+    key(page, 1)  # first took 1
+    expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {second} took")
+    expect(keys.filter(has_text="3")).to_be_disabled()  # only 2 tricks are left
+    key(page, 0)  # second took 0
+    key(page, 2)  # third took 2: every trick is taken, the dealer took 0
+    expect(row(page, dealer).locator("td").nth(1)).to_contain_text("0")
+    expect(page.locator("form.taps .ask")).to_contain_text("Not saved yet")
+    expect(page.locator("#net")).to_contain_text("7 entries not saved yet")
+    page.screenshot(path=artifacts / "pad-offline-whole-round.png")
+    assert len(stored(app, public_id)[0]) == 2  # nothing of round 3 reached the server
+
+    context.set_offline(False)
+    expect(page.locator("#net")).to_contain_text("Saved ✓")
+    expect(page.locator("#entry-title")).to_contain_text("Round 4")
+    expect(page.locator(".val.unsaved")).to_have_count(0)
+    with app.app_context():
+        db.session.expire_all()
+        third_round = game_service.get_game(public_id).rounds[2]
+        by_name = {NAMES[r.seat]: (r.bid, r.tricks) for r in third_round.results}
+    assert by_name == {first: (1, 1), second: (0, 0), third: (1, 2), dealer: (2, 0)}
+    assert errors == []
+
+
+def test_v3_sealed_bids_entered_offline_stay_sealed(
+    page: Page, context: BrowserContext, app: Flask, live_server: str
+) -> None:
+    """Hidden bids (V3) tapped offline show as sealed, and the last bidder's keys give
+    nothing away (V3: they bid blind; the server asks for a change if the total fits)."""
+    rules = {"dealer_rule": "plus_minus_one", "bidding": "hidden"}
+    with app.app_context():
+        game, token = game_service.create_game(NAMES, 0, game_service.parse_rules(rules))
+        public_id, link = game.public_id, f"/games/{game.public_id}/score/{token}"
+    rounds_played(app, public_id, 2)
+    page.goto(live_server + link)
+    first, second, third, dealer = seat_rows(page)
+    context.set_offline(True)
+    expect(page.locator("#net")).to_contain_text("Offline")
+    key(page, 1)
+    key(page, 0)
+    key(page, 1)
+    expect(page.locator("form.taps .ask")).to_contain_text(dealer)
+    for name in (first, second, third):
+        expect(row(page, name).locator(".val.unsaved")).to_have_text("✓ (not saved yet)")
+    expect(page.locator("form.taps .keys button[disabled]")).to_have_count(0)
+    key(page, 0)
+    expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {first} took")
+    context.set_offline(False)
+    expect(page.locator("#net")).to_contain_text("Saved ✓")
+    with app.app_context():
+        db.session.expire_all()
+        bids = [r.bid for r in game_service.get_game(public_id).rounds[2].results]
+    assert sorted(bids) == [0, 0, 1, 1]

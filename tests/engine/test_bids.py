@@ -9,6 +9,7 @@ from scorekeeper.engine import (
     IllegalBid,
     RuleSet,
     allowed_bids,
+    bid_limits,
     bidders,
     check_bid,
     check_bids,
@@ -220,6 +221,32 @@ def test_v2_canadian_rule(
 def test_v2_forbidden_bid_names_the_canadian_rule() -> None:
     with pytest.raises(IllegalBid, match=r"Canadian rule.*Allowed: 0, 2, 3\.$"):
         check(V2, 1, seat=3, bids={0: 1, 1: 1, 2: 0}, totals=[0, 0, 0, 10])
+
+
+# -- The limits as data (what a page offline enforces) -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "round_number", "totals", "top", "total_not"),
+    [
+        (RuleSet(), 3, ZEROS, 3, None),  # R9: anything from 0 to the cards
+        (V7, 3, ZEROS, 2, None),  # V7: no full bid
+        (V1, 3, ZEROS, 3, 3),  # V1: the bids may not add up to the cards
+        (V1.with_options(dealer_rule_from_round=4), 3, ZEROS, 3, None),  # V1 start round
+        (V2, 3, [10, 20, 0, 30], 3, 3),  # V2: the dealer strictly leads
+        (V2, 3, [30, 20, 0, 30], 3, None),  # V2: tied for the lead
+        (V1.with_options(no_full_bid=True), 3, ZEROS, 2, 3),
+    ],
+)
+def test_v1_v2_v7_bid_limits_as_data(
+    rules: RuleSet, round_number: int, totals: list[int], top: int, total_not: int | None
+) -> None:
+    limits = bid_limits(rules, round_number=round_number, cards=3, dealer=3, totals_before=totals)
+    assert (limits.top, limits.total_not) == (top, total_not)
+    # The same limits as the bids the last bidder may make once the others are in.
+    others = {0: 1, 1: 1, 2: 0}
+    got = allowed(rules, 3, others, round_number=round_number, totals=totals)
+    assert got == [b for b in range(top + 1) if total_not is None or b + 2 != total_not]
 
 
 # -- V6 Wizard Saboteur ---------------------------------------------------------------------
