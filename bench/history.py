@@ -127,6 +127,7 @@ def _fill(app: Flask, games: int, seed: int = 1) -> None:
                     "updated_at": created,
                     "finished_at": created + timedelta(hours=1) if sheet.finished else None,
                     "version": 1,
+                    "played": played > 0,
                 }
             )
             change_rows.append(

@@ -21,6 +21,8 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    event,
+    false,
     text,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -93,6 +95,9 @@ class Game(Model):
     # Set when the game is deleted: it leaves every list, the statistics and records, and
     # its pages answer 404; cleared by an undo (services.history.delete_game).
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Whether any round is on the pad (even one with a bid alone): kept by the rounds'
+    # own list (below), so that the games list finds the empty games in an index.
+    played: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.seat", cascade="all, delete-orphan"
@@ -110,14 +115,14 @@ class Game(Model):
         Index("ix_game_circle_created", "circle_id", "created_at", "id"),
         # A circle's deleted games, which its statistics leave out.
         Index("ix_game_circle_deleted", "circle_id", "deleted_at"),
-        # A circle's unfinished games by when they were last touched: where the games
-        # list finds the empty ones it leaves out, without reading every game.
+        # A circle's games with no round by when they were last touched: where the games
+        # list finds the empty ones it leaves out, reading only those.
         Index(
-            "ix_game_circle_unfinished",
+            "ix_game_circle_empty",
             "circle_id",
             "updated_at",
-            sqlite_where=text("finished_at IS NULL"),
-            postgresql_where=text("finished_at IS NULL"),
+            sqlite_where=text("finished_at IS NULL AND played = 0"),  # as SQLAlchemy says it
+            postgresql_where=text("finished_at IS NULL AND NOT played"),
         ),
     )
     __mapper_args__ = {"version_id_col": version}
@@ -357,3 +362,13 @@ class FailedAttempt(Model):
     kind: Mapped[str] = mapped_column(String(32))
     client: Mapped[str] = mapped_column(String(64))
     failed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+
+
+@event.listens_for(Game.rounds, "append")
+def _round_added(game: Game, _round: Round, _initiator: object) -> None:
+    game.played = True
+
+
+@event.listens_for(Game.rounds, "remove")
+def _round_removed(game: Game, removed: Round, _initiator: object) -> None:
+    game.played = any(r is not removed for r in game.rounds)

@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, Select, and_, exists, func, select
+from sqlalchemy import ColumnElement, Select, and_, exists, func, not_, select
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.engine import Bidding, DealerRule, Plan, RuleSet, SuitNames, TieBreak
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _
-from scorekeeper.models import Change, Game, Player, Round, Seat, utcnow
+from scorekeeper.models import Change, Game, Player, Seat, utcnow
 from scorekeeper.services import idempotency, stats
 from scorekeeper.services.errors import Conflict, NotFound, Rejected
 
@@ -179,12 +179,11 @@ def _midnight(d: date) -> datetime:
 
 def _empty(now: datetime) -> ColumnElement[bool]:
     """Games with no round (not even bids) that nobody touched since ``EMPTY_AFTER``.
-    (Such a game is unfinished: saying so lets the count read the index of unfinished
-    games rather than every game.)"""
+    (Said as the index of empty games says it, so that the count reads that index alone.)"""
     return and_(
         Game.finished_at.is_(None),
+        not_(Game.played),
         Game.updated_at < now - EMPTY_AFTER,
-        ~exists().where(Round.game_id == Game.id),
     )
 
 

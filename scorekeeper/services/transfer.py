@@ -1085,6 +1085,7 @@ _GAME_COLUMNS = (
     "updated_at",
     "finished_at",
     "version",
+    "played",
 )
 _SEAT_COLUMNS = (
     "game_id",
@@ -1133,6 +1134,7 @@ class _Prepared:
                 g.updated_at,
                 g.finished_at,
                 1,
+                bool(g.rounds),
             ),
             dialect,
         )[1:]

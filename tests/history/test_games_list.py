@@ -224,6 +224,23 @@ def test_the_circle_page_leaves_empty_games_out_too(
     assert fx.g3 in body and old not in body
 
 
+def test_a_game_is_empty_again_once_its_only_round_is_deleted(app: Flask, fx: Fixture) -> None:
+    with app.app_context():
+        game, _ = game_service.create_game(
+            ["Eve", "Fay", "Gus"], 0, RuleSet(), circle_id=fx.circle_id
+        )
+        assert not game.played
+        game_service.set_bid(game, 1, 1)  # the first bid opens round 1
+        assert game.played
+        game_service.delete_last_round(game, 1)
+        assert not game.played
+        game.updated_at = utcnow() - timedelta(days=2)
+        db.session.commit()
+        page = history.list_games(fx.circle_id, history.GameFilter())
+        assert page.empty_hidden == 1
+        assert game.public_id not in [line.public_id for line in page.games]
+
+
 def test_list_games_counts_what_it_hides(app: Flask, fx: Fixture) -> None:
     with app.app_context():
         _empty_game(fx.circle_id, timedelta(days=2))

@@ -82,3 +82,24 @@ def test_query_count_does_not_grow_with_history(app: Flask) -> None:
     large = _query_counts(app)
     assert small == large
     assert max(small.values()) <= 8, small
+
+
+def test_the_empty_games_count_reads_the_index_of_empty_games(app: Flask) -> None:
+    """The games list counts the empty games it leaves out from an index of those alone
+    (on SQLite the condition must read as the partial index's own, or every game is read)."""
+    from scorekeeper.services import history
+
+    with app.app_context():
+        circle_id = the_circle().id
+        random_history(random.Random(3), 4, circle_id)
+        with counting(app) as statements:
+            history.list_games(circle_id, history.GameFilter())
+        count = next(s for s in statements if "count(" in s)
+        if db.engine.dialect.name == "sqlite":
+            plan = db.session.connection().exec_driver_sql(
+                "EXPLAIN QUERY PLAN " + count, (circle_id, "2026-01-01 00:00:00")
+            )
+            details = " ".join(row[-1] for row in plan)
+            assert "ix_game_circle_empty" in details, details
+        else:
+            assert "NOT game.played" in count, count

@@ -66,9 +66,11 @@ def test_round_trip_of_random_histories(seed: int) -> None:
     result = transfer.import_history(first, circle_id)
     assert result.imported == 6
     assert transfer.history_json(circle_id) == first
-    # The imported games keep working: their sheets still load.
+    # The imported games keep working: their sheets still load, and a game with a round
+    # counts as played (the games list leaves out only the empty ones).
     for game in db.session.scalars(select(Game)):
         game_service.sheet_of(game)
+        assert game.played == bool(game.rounds)
 
 
 def test_game_already_here_is_skipped(fx: Fixture) -> None:
