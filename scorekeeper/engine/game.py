@@ -113,6 +113,9 @@ class Game:
         self.leader = 0
         self.won = [0] * players
         self.last_trick = None
+        # The round's complete tricks so far, each (seat, card) in play order: seen by
+        # everyone at the table (a strong bot counts the cards with them).
+        self.tricks_done: list[tuple[tuple[int, Card], ...]] = []
         self.history: list[RoundEntry] = []
         self.totals = [0] * players
 
@@ -319,6 +322,7 @@ class Game:
         self.trick = []
         self.won = [0] * self.players
         self.last_trick = None
+        self.tricks_done = []
         self.leader = first_lead(self.dealer, self.players)
         if turned is not None and turned.is_wizard:
             self.phase = Phase.CHOOSE_TRUMP
@@ -439,7 +443,9 @@ class Game:
         winner = trick[result.winner][0]
         self.won[winner] += 1
         # The Trick is built only when someone asks for it (see last_trick).
-        self._last_trick_parts = (self.leader, tuple(trick), winner, result.reason)
+        done = tuple(trick)
+        self._last_trick_parts = (self.leader, done, winner, result.reason)
+        self.tricks_done.append(done)
         self.trick = []
         self.leader = winner  # R15
         if not any(self.hands):
@@ -509,6 +515,7 @@ class Game:
             "leader": self.leader,
             "won": list(self.won),
             "last_trick": None if self.last_trick is None else self.last_trick.to_dict(),
+            "tricks_done": [[[seat, str(card)] for seat, card in t] for t in self.tricks_done],
             "history": [
                 {
                     "bids": list(e.bids),
@@ -543,6 +550,11 @@ class Game:
             game.last_trick = (
                 None if data["last_trick"] is None else Trick.from_dict(data["last_trick"])
             )
+            # States stored before it was kept: the round's earlier tricks are unknown.
+            game.tricks_done = [
+                tuple((seat, Card.parse(t)) for seat, t in trick)
+                for trick in data.get("tricks_done", [])
+            ]
             game.history = [
                 RoundEntry(
                     tuple(e["bids"]),
