@@ -33,7 +33,8 @@ from scorekeeper.engine import (
     round_scores,
     why_illegal,
 )
-from scorekeeper.engine.bots import Bot, Strategy, play_until_waiting
+from scorekeeper.engine.bots import Strategy, play_until_waiting
+from scorekeeper.engine.strong import LEVELS, bot_for
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _, rule_message
 from scorekeeper.models import DigitalTable, utcnow
@@ -71,8 +72,10 @@ def create_table(
     first_dealer: object,
     rules: RuleSet,
     seed: int | None = None,
+    level: str = "normal",
 ) -> NewTable:
-    """Set up a digital game, deal the first round and let the bots act.
+    """Set up a digital game, deal the first round and let the bots act. The bots play at
+    ``level`` (easy, normal or strong).
 
     ``seed`` makes the deals repeatable: for bot test games only; real games deal with
     ``secrets.SystemRandom()``.
@@ -85,6 +88,8 @@ def create_table(
         raise Rejected(_("Each seat is played by a person or a bot."), "bad_kinds")
     if PERSON not in kinds and seed is None:
         raise Rejected(_("At least one seat must be a person."), "bad_kinds")
+    if level not in LEVELS:
+        raise Rejected(_("The bots play easy, normal or strong."), "bad_level")
     names = _bot_names(names, kinds)
     game, scorer_token = game_service.create_game(list(names), first_dealer, rules, mode="digital")
     tokens: list[str | None] = [secrets.token_urlsafe(18) if k == PERSON else None for k in kinds]
@@ -95,6 +100,7 @@ def create_table(
         state=engine_game.to_dict(),
         seats=[
             {"kind": k, "secret": None if t is None else _hash(t)}
+            | ({"level": level} if k == BOT else {})
             for k, t in zip(kinds, tokens, strict=True)
         ],
         actions=[0] * game.player_count,
@@ -274,8 +280,16 @@ def _rng(table: DigitalTable, round_number: int) -> random.Random:
     return secrets.SystemRandom()
 
 
+def bot_level(table: DigitalTable, seat: int) -> str | None:
+    """The level a bot seat plays at (tables set up before levels: normal)."""
+    return str(table.seats[seat].get("level", "normal")) if is_bot(table, seat) else None
+
+
 def _strategies(table: DigitalTable) -> list[Strategy | None]:
-    return [Bot() if is_bot(table, s) else None for s in range(len(table.seats))]
+    return [
+        None if (level := bot_level(table, s)) is None else bot_for(level)
+        for s in range(len(table.seats))
+    ]
 
 
 def _advance(table: DigitalTable, game: Game) -> None:
