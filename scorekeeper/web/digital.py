@@ -64,6 +64,7 @@ def _form_values() -> dict[str, Any]:
         "saboteur": bool(form.get("saboteur")),
         "foresight": bool(form.get("foresight")),
         "no_full_bid": bool(form.get("no_full_bid")),
+        "level": form.get("level", "normal"),
     }
 
 
@@ -113,7 +114,9 @@ def create() -> ResponseReturnValue:
                 "no_full_bid": values["no_full_bid"],
             }
         )
-        made = service.create_table([n for n, _ in seats], [k for _, k in seats], dealer, rules)
+        made = service.create_table(
+            [n for n, _ in seats], [k for _, k in seats], dealer, rules, level=values["level"]
+        )
     except (ValueError, Rejected) as exc:
         message = exc.message if isinstance(exc, Rejected) else i18n.rule_message(exc)
         db.session.rollback()

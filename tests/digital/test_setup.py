@@ -128,3 +128,29 @@ def test_the_pad_shows_the_open_rounds_trump(app: Flask) -> None:
         with app.test_request_context():
             assert suit_label(game.trump, game.rules) in trump
     assert "not recorded" not in trump
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "strong"])
+def test_the_bots_play_at_the_level_chosen_on_the_form(
+    app: Flask, client: FlaskClient, level: str
+) -> None:
+    from scorekeeper.services import digital as service
+
+    form = client.get("/digital/new").get_data(as_text=True)
+    assert 'name="level" value="normal" checked' in form  # the everyday bot by default
+    response = deal(client, name0="Ann", kind0="person", kind1="bot", kind2="bot", level=level)
+    public_id = response.headers["Location"].rstrip("/").rsplit("/", 1)[1]
+    with app.app_context():
+        table = service.get_table(public_id)
+        assert [service.bot_level(table, s) for s in range(3)] == [None, level, level]
+
+
+def test_a_bot_level_that_is_not_one_is_refused_on_the_form(
+    app: Flask, client: FlaskClient
+) -> None:
+    before = tables(app)
+    response = deal(client, name0="Ann", kind0="person", kind1="bot", kind2="bot", level="god")
+    assert response.status_code == 422
+    assert alert(response) == "The bots play easy, normal or strong."
+    assert 'name="level" value="easy"' in response.get_data(as_text=True)
+    assert tables(app) == before
