@@ -7,8 +7,10 @@ change and commits once: a rejection leaves the stored game exactly as it was.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
+import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,7 +18,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import joinedload, selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper import engine
@@ -104,10 +106,15 @@ def create_game(
 
 def get_game(public_id: str) -> Game:
     """:raises NotFound: when no game has this id (or its game was deleted)."""
-    game: Game | None = db.session.scalar(
-        select(Game)
-        .where(Game.public_id == public_id, Game.deleted_at.is_(None))
-        .options(selectinload(Game.seats), selectinload(Game.rounds))
+    # One statement: the game with its seats, rounds and their results (joined).
+    game: Game | None = (
+        db.session.scalars(
+            select(Game)
+            .where(Game.public_id == public_id, Game.deleted_at.is_(None))
+            .options(joinedload(Game.seats), joinedload(Game.rounds).joinedload(Round.results))
+        )
+        .unique()
+        .first()
     )
     if game is None:
         raise NotFound()
@@ -169,7 +176,13 @@ def list_games(circle_id: int, page: int = 1, per_page: int = 20) -> tuple[list[
 
 
 def rules_of(game: Game) -> RuleSet:
-    return RuleSet.from_dict(game.rules)
+    """The game's rule set, read once per stored form (a request asks for it often)."""
+    return _rules(json.dumps(game.rules, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=256)
+def _rules(stored: str) -> RuleSet:
+    return RuleSet.from_dict(json.loads(stored))
 
 
 def names_of(game: Game) -> list[str]:
@@ -189,10 +202,17 @@ def entries_of(game: Game) -> list[RoundEntry]:
 
 
 def sheet_of(game: Game) -> engine.Sheet:
-    """The engine's score sheet of the stored rounds."""
-    return engine.score_sheet(
-        rules_of(game), game.player_count, game.first_dealer, entries_of(game)
-    )
+    """The engine's score sheet of the stored rounds: worked out once for the rounds as
+    they stand (kept with the game object, keyed by everything it is made from, so a
+    change of any round makes a new one)."""
+    key = (rules_of(game), game.player_count, game.first_dealer, tuple(entries_of(game)))
+    kept = game.__dict__.get("_sheet")
+    if kept is not None and kept[0] == key:
+        sheet: engine.Sheet = kept[1]
+        return sheet
+    sheet = engine.score_sheet(key[0], key[1], key[2], list(key[3]))
+    game.__dict__["_sheet"] = (key, sheet)
+    return sheet
 
 
 @dataclass(frozen=True)
@@ -317,7 +337,10 @@ def _finish(
         game.finished_at = (game.finished_at or utcnow()) if sheet.finished else None
         stats.summarise(game, sheet)
         game.updated_at = utcnow()
-        game.changes.append(Change(action=action, summary=summary, round_number=number, data=data))
+        # Added to the log without reading it (a tap's statements count).
+        db.session.add(
+            Change(game=game, action=action, summary=summary, round_number=number, data=data)
+        )
         idempotency.commit()  # with an Idempotency-Key: flushed, committed with the answer
     except (StaleDataError, IntegrityError):
         db.session.rollback()

@@ -36,8 +36,11 @@ from scorekeeper.models import IdempotencyKey, utcnow
 KEY_MAX = 64
 # A retry comes within minutes; a day covers a phone left offline overnight at most.
 LIFETIME = timedelta(hours=24)
-# One write in this many also sweeps every scope's expired keys.
+# Expired keys are swept now and then, not on every write (a tap's statements count):
+# of SWEEP_ONE_IN writes, one sweeps every scope's and SCOPE_SWEEPS − 1 their own scope's.
+# An expired key a retry comes back with is removed when it is looked up.
 SWEEP_ONE_IN = 50
+SCOPE_SWEEPS = 5
 
 _deferred: ContextVar[bool] = ContextVar("idempotency_deferred", default=False)
 
@@ -83,7 +86,15 @@ def find(scope: str, key: str, now: datetime | None = None) -> IdempotencyKey | 
     row: IdempotencyKey | None = db.session.scalar(
         select(IdempotencyKey).where(IdempotencyKey.scope == scope, IdempotencyKey.key == key)
     )
-    if row is None or _expired(row, now or utcnow()):
+    if row is None:
+        return None
+    if _expired(row, now or utcnow()):
+        # Gone now, so that the key can be kept again with this request's answer.
+        db.session.execute(
+            delete(IdempotencyKey).where(IdempotencyKey.id == row.id),
+            execution_options=_UNSYNCHRONIZED,
+        )
+        db.session.expunge(row)
         return None
     return row
 
@@ -99,13 +110,15 @@ def keep(
     now: datetime | None = None,
 ) -> None:
     """Add the answer, sealed under ``seal_key``, to the session (the caller commits it
-    with the write); expired keys of the scope go, and now and then everyone's."""
+    with the write); now and then expired keys go, of the scope or everyone's."""
     now = now or utcnow()
     cutoff = now - LIFETIME
-    scoped = delete(IdempotencyKey).where(IdempotencyKey.created_at < cutoff)
-    if random.randrange(SWEEP_ONE_IN):  # usually: this scope only
-        scoped = scoped.where(IdempotencyKey.scope == scope)
-    db.session.execute(scoped, execution_options=_UNSYNCHRONIZED)
+    roll = random.randrange(SWEEP_ONE_IN)
+    if roll < SCOPE_SWEEPS:
+        swept = delete(IdempotencyKey).where(IdempotencyKey.created_at < cutoff)
+        if roll:  # this scope only
+            swept = swept.where(IdempotencyKey.scope == scope)
+        db.session.execute(swept, execution_options=_UNSYNCHRONIZED)
     # JSON never holds a raw newline: the first one ends the headers.
     plain = json.dumps(headers, separators=(",", ":")).encode() + b"\n" + body
     db.session.add(

@@ -7,7 +7,7 @@ import io
 from functools import lru_cache
 
 import segno
-from flask import abort, make_response, redirect, request, session, url_for
+from flask import abort, g, make_response, redirect, request, session, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -78,11 +78,16 @@ def scored_ids() -> set[str]:
 
 
 def load_game(public_id: str) -> Game:
-    """The game, or the friendly 404 page."""
-    try:
-        return game_service.get_game(public_id)
-    except NotFound:
-        abort(404)
+    """The game, or the friendly 404 page; loaded once per request (a write's check of
+    the scorer and the write itself share it)."""
+    loaded: dict[str, Game] = g.setdefault("games", {})
+    game = loaded.get(public_id)
+    if game is None:
+        try:
+            game = loaded[public_id] = game_service.get_game(public_id)
+        except NotFound:
+            abort(404)
+    return game
 
 
 def require_scorer(game: Game) -> None:

@@ -66,7 +66,6 @@ def _context(game: Game, **extra: Any) -> dict[str, Any]:
         # Only a scorer's page sends anything back: a follower's has no CSRF token, so
         # the page cache can keep it whole (scorekeeper/web/cached.py).
         "csrf_header": scorer,
-        "log": page_service.change_log(game),
         # "Undo" right after a tap scored a round: that round, open again.
         "reopen": game_service.reopenable(game) if scorer else None,
         # A finished game's next game (Play again), where its phones are led.
@@ -87,6 +86,8 @@ def _context(game: Game, **extra: Any) -> dict[str, Any]:
             "web.claim_scorer", public_id=game.public_id, token=token, _external=True
         )
         context.update(score_url=score_url)
+    if "log" not in extra:  # a tap's answer leaves the log out: it is not in it
+        context["log"] = page_service.change_log(game)
     context.update(extra)
     return context
 
@@ -140,7 +141,7 @@ def _act(
     if not is_htmx():
         return _back_to_game(game)
     if draft and scored is None and _version() is not None:
-        return _page("games/game.html", "games/_tap.html", **_context(game))
+        return _page("games/game.html", "games/_tap.html", **_context(game, log=None))
     response = _game_response(game)
     if scored is not None and is_htmx():
         # A round is scored: the page shows the new standings (at its top, the panel of
