@@ -282,6 +282,15 @@ def rule_message(exc: BaseException, names: Sequence[str] | None = None) -> str:
         return _from_words(str(exc), names)
     p = exc.params
     code = exc.code
+    if code == "adjustment_seat" and "players" in p:
+        return gettext("Choose one of the %(num)s players.", num=p["players"])
+    if code == "adjustment_points" and "most" in p:
+        return gettext(
+            "A bonus or penalty is a whole number of points from −%(most)s to %(most)s, not 0.",
+            most=p["most"],
+        )
+    if code == "adjustment_reason" and "most" in p:
+        return gettext("The reason is a line of at most %(most)s characters.", most=p["most"])
     if code == "dealer_does_not_bid":
         return gettext(
             "%(who)s does not bid: under Wizard Saboteur the dealer has no bid.", who=_who(p)

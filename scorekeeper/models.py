@@ -9,6 +9,7 @@ Imported by `create_app` so that Alembic's autogenerate sees every table.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -231,6 +232,9 @@ class Round(Model):
     trump: Mapped[str | None] = mapped_column(String(20))
     complete: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Bonuses and penalties given in the round once played: [{"seat", "points",
+    # "reason"}, …] in the order given (engine.Adjustment); null for none.
+    adjustments: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
 
     game: Mapped[Game] = relationship(back_populates="rounds")
     results: Mapped[list[RoundResult]] = relationship(

@@ -35,6 +35,7 @@ NEW_ROUND = {
     "version": "int",
 }
 ROUND_CHANGE = NEW_ROUND
+NEW_ADJUSTMENT = {"seat": "int", "points": "int", "reason": "str", "version": "int"}
 
 # OPTIONS is not part of the documented API; werkzeug answers it with a 405 then.
 ROUTE = {"provide_automatic_options": False}
@@ -184,4 +185,29 @@ def delete_round(game_id: str, number: int) -> Response:
     version = expected_version()
     _check_version(game, version)
     game_service.delete_last_round(game, number, version=version)
+    return _game_response(game)
+
+
+@bp.post("/games/<game_id>/rounds/<int:number>/adjustments", **ROUTE)
+@game_write
+def add_adjustment(game_id: str, number: int) -> Response:
+    """A one-off bonus (points > 0) or penalty (< 0) for a player in a played round."""
+    game = _scorer_game(game_id)
+    data = json_body(NEW_ADJUSTMENT, required=("seat", "points"))
+    version = expected_version(data)
+    _check_version(game, version)
+    game_service.add_adjustment(
+        game, number, data["seat"], data["points"], data.get("reason", ""), version=version
+    )
+    return _game_response(game, 201)
+
+
+@bp.delete("/games/<game_id>/rounds/<int:number>/adjustments/<int:index>", **ROUTE)
+@game_write
+def remove_adjustment(game_id: str, number: int, index: int) -> Response:
+    """Take back a round's bonus or penalty (by its place in the round's list, from 0)."""
+    game = _scorer_game(game_id)
+    version = expected_version()
+    _check_version(game, version)
+    game_service.remove_adjustment(game, number, index, version=version)
     return _game_response(game)

@@ -14,8 +14,10 @@ from flask import Response, jsonify
 from scorekeeper.api import bp
 from scorekeeper.api.payloads import DEFAULT_PER_PAGE, MAX_PER_PAGE, TRUMPS, WIZARD_TRUMPS
 from scorekeeper.engine import (
+    ADJUSTMENT_MAX,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    REASON_MAX,
     Bidding,
     DealerRule,
     Plan,
@@ -201,6 +203,12 @@ def _schemas() -> Schema:
                 "description": "P2: after a correction before it, this round as played "
                 "would now be refused; it is kept as it was.",
             },
+            "adjustments": {
+                "type": "array",
+                "items": _ref("Adjustment"),
+                "description": "Bonuses and penalties given in the round, in the order "
+                "given (their points are in `totals`, not in `scores`).",
+            },
         },
         description="A recorded round.",
     )
@@ -345,6 +353,44 @@ def _schemas() -> Schema:
                 "rules": _ref("RulesInput"),
             },
             required=["players"],
+        ),
+        "Adjustment": _closed(
+            {
+                "seat": SEAT,
+                "points": {
+                    "type": "integer",
+                    "minimum": -ADJUSTMENT_MAX,
+                    "maximum": ADJUSTMENT_MAX,
+                    "not": {"const": 0},
+                    "description": "A bonus (> 0) or penalty (< 0), in the player's total "
+                    "from this round on.",
+                },
+                "reason": {"type": "string", "maxLength": REASON_MAX},
+            },
+            required=["seat", "points", "reason"],
+            description="A one-off bonus or penalty for a player in a played round.",
+        ),
+        "NewAdjustment": _closed(
+            {
+                "seat": SEAT,
+                "points": {
+                    "type": "integer",
+                    "minimum": -ADJUSTMENT_MAX,
+                    "maximum": ADJUSTMENT_MAX,
+                    "not": {"const": 0},
+                },
+                "reason": {
+                    "type": "string",
+                    "maxLength": REASON_MAX,
+                    "description": "Optional: a misdeal, a revoke, a house rule… One line.",
+                },
+                "version": {
+                    "type": "integer",
+                    "description": "The game version this change is made on (or If-Match).",
+                },
+            },
+            required=["seat", "points"],
+            description="A bonus (points > 0) or penalty (< 0) for a played round.",
         ),
         "NewRound": _round_body(["bids"], "The next round: bids, and tricks now or later."),
         "RoundChange": _round_body(
@@ -751,6 +797,45 @@ def document() -> Schema:
                     ),
                 },
             },
+            "/api/v1/games/{game_id}/rounds/{number}/adjustments": {
+                "parameters": [{"$ref": _P + "game_id"}, {"$ref": _P + "number"}],
+                "post": {
+                    "operationId": "addAdjustment",
+                    "summary": "Give a player a bonus or penalty in a played round",
+                    "description": "422 `round_open` for a round whose tricks are not in; "
+                    "`adjustment_seat`, `adjustment_points`, `adjustment_reason` for what the "
+                    "rules refuse. Logged in the change log.",
+                    "security": _SCORER,
+                    "parameters": [{"$ref": _P + "If-Match"}, {"$ref": _P + "Idempotency-Key"}],
+                    "requestBody": _body("NewAdjustment"),
+                    "responses": _writes(
+                        {
+                            "201": _game_answer("The game with the bonus or penalty."),
+                            "400": {"$ref": _R + "BadRequest"},
+                            "415": {"$ref": _R + "UnsupportedMediaType"},
+                        }
+                    ),
+                },
+            },
+            "/api/v1/games/{game_id}/rounds/{number}/adjustments/{index}": {
+                "parameters": [
+                    {"$ref": _P + "game_id"},
+                    {"$ref": _P + "number"},
+                    {"$ref": _P + "index"},
+                ],
+                "delete": {
+                    "operationId": "removeAdjustment",
+                    "summary": "Take back a bonus or penalty",
+                    "security": _SCORER,
+                    "parameters": [{"$ref": _P + "If-Match"}, {"$ref": _P + "Idempotency-Key"}],
+                    "responses": _writes(
+                        {
+                            "200": _game_answer("The game without it."),
+                            "400": {"$ref": _R + "BadRequest"},
+                        }
+                    ),
+                },
+            },
             "/api/v1/openapi.json": {
                 "get": {
                     "operationId": "getOpenApi",
@@ -786,6 +871,14 @@ def document() -> Schema:
                     "required": True,
                     "description": "The round number, from 1.",
                     "schema": {"type": "integer", "minimum": 1},
+                },
+                "index": {
+                    "name": "index",
+                    "in": "path",
+                    "required": True,
+                    "description": "A bonus or penalty's place in the round's `adjustments`, "
+                    "from 0.",
+                    "schema": {"type": "integer", "minimum": 0},
                 },
                 "page": {
                     "name": "page",

@@ -91,6 +91,9 @@ def _round_json(row: Row, stored_trump: str | None) -> dict[str, Any]:
         "totals": [c.total for c in cells] if row.complete else None,
         "complete": row.complete,
         "flag": row.flag,
+        "adjustments": [
+            {"seat": a.seat, "points": a.points, "reason": a.reason} for a in row.adjustments
+        ],
     }
 
 

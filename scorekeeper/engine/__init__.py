@@ -17,10 +17,14 @@ from .cards import JESTER, WIZARD, Card, Kind, Suit, full_deck, parse_cards, sui
 from .errors import IllegalBid, IllegalPlay, InvalidRound, OutOfTurn, RuleError, WrongPhase
 from .game import Game, Phase, Trick
 from .pad import (
+    ADJUSTMENT_MAX,
+    REASON_MAX,
+    Adjustment,
     RoundEntry,
     ScoredRound,
     Sheet,
     TrumpCall,
+    check_adjustment,
     check_entry,
     check_trump,
     round_scores,
@@ -60,6 +64,10 @@ from .tricks import (
 )
 
 __all__ = [
+    "ADJUSTMENT_MAX",
+    "REASON_MAX",
+    "Adjustment",
+    "check_adjustment",
     "BidLimits",
     "bid_limits",
     "JESTER",

@@ -50,14 +50,30 @@ class TrumpCall:
         return f"wizard:{self.suit.colour}" if self.wizard_turned else self.suit.colour
 
 
+ADJUSTMENT_MAX = 500  # points, either way
+REASON_MAX = 60  # characters
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """A one-off bonus or penalty for one player in a played round (a misdeal, a revoke,
+    a house rule): counted in their total from that round on, beside the round's score."""
+
+    seat: int
+    points: int
+    reason: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class RoundEntry:
     """What the table recorded for a round, in seat order. ``tricks`` is ``None`` while the
-    round is being played; a bid is ``None`` for a dealer under Wizard Saboteur (V6)."""
+    round is being played; a bid is ``None`` for a dealer under Wizard Saboteur (V6).
+    ``adjustments``: the bonuses and penalties given in the round once it was played."""
 
     bids: tuple[int | None, ...]
     tricks: tuple[int, ...] | None = None
     trump: TrumpCall | None = None
+    adjustments: tuple[Adjustment, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +90,14 @@ class ScoredRound:
     @property
     def complete(self) -> bool:
         return self.scores is not None
+
+    @property
+    def adjusted(self) -> tuple[int, ...]:
+        """Each seat's bonuses and penalties in this round (0 for none), in its total."""
+        points = [0] * len(self.totals)
+        for a in self.entry.adjustments:
+            points[a.seat] += a.points
+        return tuple(points)
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +252,44 @@ def check_entry(
         )
 
 
+def check_adjustment(adjustment: Adjustment, players: int) -> Adjustment:
+    """A bonus or penalty must be for a player at the table, a whole number of points
+    other than 0 within ±ADJUSTMENT_MAX, with a short plain reason.
+
+    :raises InvalidRound: saying what is wrong.
+    """
+    seat, points, reason = adjustment.seat, adjustment.points, adjustment.reason
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise InvalidRound(
+            f"Choose one of the {players} players.",
+            code="adjustment_seat",
+            params={"players": players},
+        )
+    if (
+        isinstance(points, bool)
+        or not isinstance(points, int)
+        or points == 0
+        or abs(points) > ADJUSTMENT_MAX
+    ):
+        raise InvalidRound(
+            f"A bonus or penalty is a whole number of points from −{ADJUSTMENT_MAX} to "
+            f"{ADJUSTMENT_MAX}, not 0.",
+            code="adjustment_points",
+            params={"most": ADJUSTMENT_MAX},
+        )
+    if (
+        not isinstance(reason, str)
+        or len(reason) > REASON_MAX
+        or any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in reason)
+    ):
+        raise InvalidRound(
+            f"The reason is a line of at most {REASON_MAX} characters.",
+            code="adjustment_reason",
+            params={"most": REASON_MAX},
+        )
+    return adjustment
+
+
 def score_sheet(
     rules: RuleSet,
     players: int,
@@ -254,6 +316,11 @@ def score_sheet(
         if entry.tricks is not None:
             scores = round_scores(rules, dealer, entry)
             totals = tuple(t + s for t, s in zip(totals, scores, strict=True))
+            for a in entry.adjustments:
+                check_adjustment(a, players)
+                totals = tuple(t + (a.points if s == a.seat else 0) for s, t in enumerate(totals))
+        elif entry.adjustments:
+            raise ValueError(f"Round {number} is not played yet: nothing to adjust.")
         elif number != len(entries):
             raise ValueError(f"Round {number} has no tricks but a later round is recorded.")
         rounds.append(ScoredRound(number, plan[i], dealer, entry, scores, totals))

@@ -194,6 +194,10 @@ def _entry(rnd: Round) -> RoundEntry:
         bids=tuple(r.bid for r in rnd.results),
         tricks=tuple(r.tricks or 0 for r in rnd.results) if rnd.complete else None,
         trump=TrumpCall.parse(rnd.trump) if rnd.trump else None,
+        adjustments=tuple(
+            engine.Adjustment(a["seat"], a["points"], a.get("reason", ""))
+            for a in rnd.adjustments or ()
+        ),
     )
 
 
@@ -478,9 +482,18 @@ def update_round(
         tuple(_bids_list(bids, n)) if bids is not _UNSET else old.bids,
         new_tricks,
         parse_trump(trump) if trump is not _UNSET else old.trump,
+        old.adjustments,
     )
     if entry == old:
         return
+    if entry.tricks is None and old.adjustments:
+        raise Rejected(
+            _(
+                "Round %(number)s has a bonus or penalty: take it back before its tricks.",
+                number=number,
+            ),
+            "round_adjusted",
+        )
     _check(game, number, entry)
     _store(game, number, entry, complete=entry.tricks is not None)
     was_open = not rnd.complete and old.tricks is None
@@ -567,6 +580,79 @@ def delete_last_round(game: Game, number: int, version: int | None = None) -> No
         number,
         {"before": _describe_entry(names_of(game), old)} if shown else None,
     )
+
+
+# -- bonuses and penalties ------------------------------------------------------------------
+
+
+def _played_round(game: Game, number: object) -> Round:
+    rnd = _round_row(game, number) if isinstance(number, int) else None
+    if rnd is None:
+        raise NotFound(_("Round %(number)s is not recorded.", number=number))
+    if not rnd.complete:
+        raise Rejected(
+            _(
+                "Round %(number)s is not played yet: a bonus or penalty comes once its "
+                "tricks are in.",
+                number=number,
+            ),
+            "round_open",
+        )
+    return rnd
+
+
+def _adjustment_words(name: str, points: int, number: int, reason: str) -> str:
+    text = f"{name}: {points:+d} in round {number}"
+    return f"{text} ({reason})" if reason else text
+
+
+def add_adjustment(
+    game: Game,
+    number: object,
+    seat: object,
+    points: object,
+    reason: object = "",
+    version: int | None = None,
+) -> None:
+    """Give ``seat`` a one-off bonus (points > 0) or penalty (< 0) in played round
+    ``number``: in their total from that round on, on the pad and in the log.
+
+    :raises NotFound: for a round not recorded.
+    :raises Rejected: for a round not played yet, or a player, points or reason the
+        engine refuses (nothing is stored).
+    """
+    _expect_version(game, version)
+    rnd = _played_round(game, number)
+    text = " ".join(reason.split()) if isinstance(reason, str) else reason
+    adjustment = engine.Adjustment(seat, points, text)  # type: ignore[arg-type]
+    try:
+        engine.check_adjustment(adjustment, game.player_count)
+    except ValueError as exc:
+        raise _rejected(exc) from None
+    given = {"seat": adjustment.seat, "points": adjustment.points, "reason": adjustment.reason}
+    rnd.adjustments = [*(rnd.adjustments or []), given]
+    name = names_of(game)[adjustment.seat]
+    summary = _adjustment_words(name, adjustment.points, rnd.number, adjustment.reason)
+    _finish(game, "adjusted", summary, rnd.number, {**given, "name": name})
+
+
+def remove_adjustment(
+    game: Game, number: object, index: object, version: int | None = None
+) -> None:
+    """Take back the ``index``-th bonus or penalty of round ``number`` (logged).
+
+    :raises NotFound: for a round not recorded or no such bonus or penalty.
+    """
+    _expect_version(game, version)
+    rnd = _played_round(game, number)
+    given = list(rnd.adjustments or [])
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(given):
+        raise NotFound(_("That bonus or penalty is not there (any more)."))
+    gone = given.pop(index)
+    rnd.adjustments = given or None
+    name = names_of(game)[gone["seat"]]
+    summary = _adjustment_words(name, gone["points"], rnd.number, gone.get("reason", ""))
+    _finish(game, "adjustment_removed", f"{summary} taken back", rnd.number, {**gone, "name": name})
 
 
 # -- entering a round tap by tap (the score pad page) ---------------------------------------

@@ -83,6 +83,8 @@ class Cell:
     tricks: int | None
     score: int | None
     total: int | None
+    adjusted: int = 0  # bonuses and penalties of the round (in the total)
+    reasons: str = ""  # their reasons, "; " between
 
     @property
     def exact(self) -> bool | None:
@@ -105,6 +107,7 @@ class Row:
     trump_mark: str = ""  # "R", "♥", "–" (no trump), "" (not recorded)
     trump_wizard: bool = False  # a Wizard was turned and the dealer chose the suit
     no_trump_round: bool = False  # every card is dealt (R8) or unicoloured (V9): no suit
+    adjustments: tuple[engine.Adjustment, ...] = ()  # bonuses and penalties, in order given
 
 
 @dataclass(frozen=True)
@@ -312,6 +315,8 @@ def pad_view(game: Game) -> PadView:
                 scored.entry.tricks[s] if scored.entry.tricks is not None else None,
                 scored.scores[s] if scored.scores is not None else None,
                 scored.totals[s] if scored.complete else None,
+                scored.adjusted[s],
+                "; ".join(a.reason for a in scored.entry.adjustments if a.seat == s and a.reason),
             )
             for s in range(n)
         ]
@@ -331,6 +336,7 @@ def pad_view(game: Game) -> PadView:
                 trump_mark=trump_mark(scored.entry.trump, rules),
                 trump_wizard=bool(scored.entry.trump and scored.entry.trump.wizard_turned),
                 no_trump_round=engine.deals_every_card(rules, n, scored.cards),
+                adjustments=scored.entry.adjustments,
             )
         )
     for number in range(len(rows) + 1, len(sheet.plan) + 1):

@@ -49,4 +49,20 @@ def _words(change: Change) -> str:
         return i18n._("Next game started")
     if change.action == "reopened":
         return i18n._("Round %(number)s reopened", number=change.round_number)
+    data = change.data if isinstance(change.data, dict) else {}
+    points = data.get("points")
+    if change.action in ("adjusted", "adjustment_removed") and isinstance(points, int):
+        facts = {
+            "name": data.get("name", ""),
+            "points": i18n.signed(points),
+            "number": change.round_number,
+        }
+        reason = data.get("reason") or ""
+        if change.action == "adjusted":
+            if reason:
+                return i18n._(
+                    "%(name)s: %(points)s in round %(number)s (%(reason)s)", reason=reason, **facts
+                )
+            return i18n._("%(name)s: %(points)s in round %(number)s", **facts)
+        return i18n._("%(name)s: %(points)s in round %(number)s taken back", **facts)
     return i18n.change_summary(change.summary)

@@ -10,7 +10,8 @@ and a GAME (also what a single game's JSON download holds, under ``"game"``)::
     {"public_id", "mode", "created_at", "updated_at", "finished_at", "scorer_token_hash",
      "players": [names in seat order], "first_dealer", "rules": {...},
      "rounds": [{"number", "cards", "dealer", "trump", "complete",
-                 "bids", "tricks", "scores", "totals"}],
+                 "bids", "tricks", "scores", "totals",
+                 "adjustments": [{"seat", "points", "reason"}] (only when given)}],
      "changes": [{"at", "round_number", "action", "summary", "data"}]}
 
 The history file has one game a line. Its export streams (:func:`history_chunks`): the
@@ -87,6 +88,7 @@ ACTION = re.compile(r"[a-z_]{1,20}")
 SUMMARY_MAX = 1000
 DATA_MAX = 2000  # characters of the change's data as compact JSON
 CHANGES_MAX = 5000  # per game: every tap of a long game, corrections included
+_ADJUSTMENTS_MAX = 20  # bonuses and penalties in one round
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
 CLOCK_SKEW = timedelta(days=1)  # another server's clock may run ahead of ours
 
@@ -147,6 +149,7 @@ def _game_dict(
                 "scores": scores if rnd.complete else None,
                 "totals": totals if rnd.complete else None,
             }
+            | ({"adjustments": list(rnd.adjustments)} if rnd.adjustments else {})
         )
     return {
         "public_id": game.public_id,
@@ -311,6 +314,7 @@ def _read_games(conn: Connection, ids: list[int], reveal: bool) -> list[dict[str
             Round.dealer,
             Round.trump,
             Round.complete,
+            Round.adjustments,
         )
         .where(Round.game_id.in_(ids))
         .order_by(Round.game_id, Round.number)
@@ -389,6 +393,8 @@ CSV_HEADER = [
     "bid",
     "tricks",
     "score",
+    "adjustment",
+    "reason",
     "total",
 ]
 
@@ -402,6 +408,9 @@ def game_csv(game: Game) -> str:
     for rnd in game.rounds:
         masked = _masked(game, rnd)
         for r in rnd.results:
+            given = [a for a in rnd.adjustments or () if a["seat"] == r.seat]
+            adjusted = sum(a["points"] for a in given)
+            reasons = "; ".join(a["reason"] for a in given if a.get("reason"))
             writer.writerow(
                 [
                     _cell(v)
@@ -415,6 +424,8 @@ def game_csv(game: Game) -> str:
                         "" if masked or r.bid is None else r.bid,
                         "" if r.tricks is None else r.tricks,
                         "" if r.score is None else r.score,
+                        adjusted or "",
+                        reasons,
                         "" if r.total is None else r.total,
                     )
                 ]
@@ -436,6 +447,7 @@ class _RoundIn:
     tricks: list[int | None]
     scores: tuple[int, ...] | None
     totals: tuple[int, ...] | None
+    adjustments: list[dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -672,10 +684,12 @@ def _check_round(
         raise _bad(_("%(where)s: 'complete' must be true or false.", where=where))
     bids = _int_list(_key(data, "bids", where), n, where.field("bids"), nullable=True)
     tricks = _int_list(_key(data, "tricks", where), n, where.field("tricks"), nullable=not complete)
+    adjustments = _adjustments(data.get("adjustments"), n, complete, where)
     entry = RoundEntry(
         tuple(bids),
         tuple(t for t in tricks if t is not None) if complete else None,
         trump,
+        tuple(engine.Adjustment(a["seat"], a["points"], a["reason"]) for a in adjustments),
     )
     try:
         engine.check_entry(
@@ -718,9 +732,51 @@ def _check_round(
     # Stored as the app writes it ("wizard:red", not " Wizard:RED  ").
     stored_trump = None if trump is None else str(trump)
     return (
-        _RoundIn(number, cards, dealer, stored_trump, complete, bids, tricks, scores, totals),
+        _RoundIn(
+            number,
+            cards,
+            dealer,
+            stored_trump,
+            complete,
+            bids,
+            tricks,
+            scores,
+            totals,
+            adjustments or None,
+        ),
         entry,
     )
+
+
+def _adjustments(raw: object, players: int, complete: bool, where: Any) -> list[dict[str, Any]]:
+    """A round's bonuses and penalties from the file (none when the key is missing), each
+    as the engine takes it, for a played round only."""
+    if raw is None:
+        return []
+    field = where.field("adjustments")
+    if not isinstance(raw, list) or len(raw) > _ADJUSTMENTS_MAX:
+        raise _bad(
+            _("%(where)s must be a list of at most %(most)s.", where=field, most=_ADJUSTMENTS_MAX)
+        )
+    if raw and not complete:
+        raise _bad(_("%(where)s: a round not played has no bonus or penalty.", where=where))
+    out = []
+    for item in raw:
+        if not isinstance(item, dict) or set(item) - {"seat", "points", "reason"}:
+            raise _bad(_("%(where)s: each is {seat, points, reason}.", where=field))
+        given: dict[str, Any] = {
+            "seat": item.get("seat"),
+            "points": item.get("points"),
+            "reason": item.get("reason", ""),
+        }
+        try:
+            engine.check_adjustment(engine.Adjustment(**given), players)
+        except ValueError as exc:
+            raise _bad(
+                _("%(where)s: %(problem)s", where=field, problem=rule_message(exc))
+            ) from None
+        out.append(given)
+    return out
 
 
 def _figure(value: int) -> str:
@@ -957,7 +1013,10 @@ def _check_game(raw: object, index: int, now: datetime, single: bool = False) ->
             raise _within(what, _breaks(_("Round %(number)s", number=number), exc, names)) from None
         entries.append(entry)
         if scores is not None:
-            totals = tuple(t + s for t, s in zip(totals, scores, strict=True))
+            extra = [0] * n
+            for a in entry.adjustments:
+                extra[a.seat] += a.points
+            totals = tuple(t + s + x for t, s, x in zip(totals, scores, extra, strict=True))
             if rnd.scores != scores or rnd.totals != totals:
                 raise _bad(_not_adding_up(what, rnd, scores, totals, names))
         rounds.append(rnd)
@@ -1102,7 +1161,16 @@ _SEAT_COLUMNS = (
     "max_deficit",
     "by_cards",
 )
-_ROUND_COLUMNS = ("game_id", "number", "cards", "dealer", "trump", "complete", "created_at")
+_ROUND_COLUMNS = (
+    "game_id",
+    "number",
+    "cards",
+    "dealer",
+    "trump",
+    "complete",
+    "created_at",
+    "adjustments",
+)
 _CHANGE_COLUMNS = ("game_id", "at", "round_number", "action", "summary", "data")
 _RESULT_COLUMNS = ("round_id", "player_id", "seat", "bid", "tricks", "score", "total")
 
@@ -1165,7 +1233,7 @@ class _Prepared:
             _convert(
                 Round.__table__,  # type: ignore[arg-type]
                 _ROUND_COLUMNS,
-                (None, r.number, r.cards, r.dealer, r.trump, r.complete, now),
+                (None, r.number, r.cards, r.dealer, r.trump, r.complete, now, r.adjustments),
                 dialect,
             )[1:]
             for r in g.rounds

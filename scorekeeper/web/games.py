@@ -471,6 +471,74 @@ def correct_round(public_id: str, number: int) -> ResponseReturnValue:
     return _game_response(game)
 
 
+def _points() -> object:
+    """The points of a bonus or penalty: the number typed (a minus sign read too), made a
+    penalty or a bonus by the button pressed; anything else goes on for the engine to
+    refuse."""
+    raw = request.form.get("points", "").strip().replace("−", "-")
+    number = limits.whole_number(raw.removeprefix("-").removeprefix("+"))
+    if number is None:
+        return raw
+    sign = request.form.get("sign", "")
+    if sign == "penalty":
+        return -number
+    if sign == "bonus":
+        return number
+    return -number if raw.startswith("-") else number
+
+
+def _adjust(
+    public_id: str, number: int, change: Callable[[Game], None], note: str
+) -> ResponseReturnValue:
+    """A bonus or penalty given or taken back: the correction panel again, with the pad
+    and standings as they now stand; refused, the panel says why (nothing stored)."""
+    game = load_game(public_id)
+    require_scorer(game)
+    _completed_round(game, number)
+    try:
+        change(game)
+    except Rejected as exc:
+        db.session.rollback()
+        sent = {"seat": request.form.get("seat", ""), "points": request.form.get("points", "")}
+        sent["reason"] = request.form.get("reason", "")
+        return _edit_response(
+            load_game(public_id), number, exc.status, message=exc.message, adjust_sent=sent
+        )
+    except NotFound:
+        db.session.rollback()
+        abort(404)
+    flash(note)
+    if not is_htmx():
+        return _back_to_game(game)
+    return _edit_response(game, number)
+
+
+@bp.post("/games/<public_id>/rounds/<int:number>/adjust")
+@write
+def add_adjustment(public_id: str, number: int) -> ResponseReturnValue:
+    """A one-off bonus or penalty for a player in a played round."""
+    return _adjust(
+        public_id,
+        number,
+        lambda g: game_service.add_adjustment(
+            g, number, _form_int("seat"), _points(), request.form.get("reason", ""), _version()
+        ),
+        i18n._("Round %(number)s: bonus or penalty given.", number=number),
+    )
+
+
+@bp.post("/games/<public_id>/rounds/<int:number>/adjust/<int:index>/remove")
+@write
+def remove_adjustment(public_id: str, number: int, index: int) -> ResponseReturnValue:
+    """Take a bonus or penalty back."""
+    return _adjust(
+        public_id,
+        number,
+        lambda g: game_service.remove_adjustment(g, number, index, _version()),
+        i18n._("Round %(number)s: bonus or penalty taken back.", number=number),
+    )
+
+
 @bp.get("/games/<public_id>/rounds/<int:number>/delete")
 def delete_round_confirm(public_id: str, number: int) -> Response:
     """Ask before deleting the last round."""

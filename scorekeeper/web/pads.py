@@ -252,6 +252,21 @@ def pad_context(pad: PadView | BlankPad, paper: str) -> dict[str, Any]:
     small_print = [_scoring_line(rules), _plan_line(rules, pad.plan)]
     if not blank:
         small_print.append(_("Rules of this game: %(rules)s.", rules="; ".join(pad.rule_lines)))
+        given = [
+            _(
+                "%(name)s %(points)s in round %(number)s",
+                name=pad.names[a.seat],
+                points=i18n.signed(a.points),
+                number=row.number,
+            )
+            + (f" ({a.reason})" if a.reason else "")
+            for row in (pad.rows if isinstance(pad, PadView) else ())
+            for a in row.adjustments
+        ]
+        if given:
+            small_print.append(
+                _("Bonuses and penalties (marked *): %(list)s.", list="; ".join(given))
+            )
     standings: list[tuple[int, str, int, bool]] = []
     standings_label = ""
     winners: list[int] = []

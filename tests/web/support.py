@@ -64,6 +64,8 @@ def pad_rows(body: str) -> list[list[str]]:
     tbody = re.search(r"<tbody>(.*?)</tbody>", table, re.S).group(1)
     rows = []
     for row in re.findall(r"<tr[^>]*>(.*?)</tr>", tbody, re.S):
+        # A bonus or penalty's mark beside a total is not part of it.
+        row = re.sub(r'<sup class="adj".*?</sup>', "", row, flags=re.S)
         cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
         rows.append([text_of(c).removeprefix("D").strip() for c in cells])
     return rows

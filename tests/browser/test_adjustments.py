@@ -1,0 +1,63 @@
+"""A penalty given on a 390×844 phone: tap the round on the pad, fill in the bonus or
+penalty, and the total changes with the mark beside it; the panel stays in view and
+axe-core finds nothing serious in it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_a11y import (
+    PhoneMaker,
+    axe_problems,
+    phones,  # noqa: F401  (a fixture)
+)
+from tests.browser.test_in_view import game_with_rounds, in_view, open_correction
+
+
+def total_of(page: Page, number: int, seat: int) -> str:
+    cell = page.locator(f"#round-{number} td.total").nth(seat)
+    return cell.evaluate(
+        "td => [...td.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join('')"
+    ).strip()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_penalty_through_the_correction_panel(
+    phones: PhoneMaker,  # noqa: F811
+    app: Flask,
+    live_server: str,
+    artifacts: Path,
+    scheme: str,
+) -> None:
+    page = phones(scheme)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live_server + game_with_rounds(app, 3))
+    before = total_of(page, 3, 1)
+    open_correction(page, 2)
+    section = page.locator("section.adjust")
+    section.scroll_into_view_if_needed()
+    section.get_by_label("Player").select_option(label="Ben")
+    section.get_by_label("Points").fill("10")
+    section.get_by_label("Why (optional)").fill("revoke")
+    assert axe_problems(page) == []
+    section.get_by_role("button", name="− Penalty").click()
+    in_view(page, page.locator("#entry .note", has_text="bonus or penalty given"))
+    expect(page.locator("section.adjust li")).to_contain_text("Ben −10 · revoke")
+    mark = page.locator("#round-2 sup.adj")
+    expect(mark).to_have_count(1)
+    expect(mark).to_contain_text("−10")
+    assert int(total_of(page, 3, 1).replace("−", "-")) == int(before.replace("−", "-")) - 10
+    for button in page.locator("section.adjust").get_by_role("button").all():
+        box = button.bounding_box()
+        assert box is not None and box["height"] >= 44, button
+    page.screenshot(path=artifacts / f"pad-penalty-{scheme}.png")
+    # Taken back: the total is what it was.
+    page.locator("section.adjust").get_by_role("button", name="Take back −10 for Ben").click()
+    expect(page.locator("#round-2 sup.adj")).to_have_count(0)
+    assert total_of(page, 3, 1) == before
+    assert errors == []
