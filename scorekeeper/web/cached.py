@@ -23,6 +23,7 @@ from scorekeeper import compression
 from scorekeeper.i18n import current_language
 from scorekeeper.models import Game
 from scorekeeper.services import pagecache
+from scorekeeper.web.language import current_theme
 
 Render = Callable[[dict[str, object]], tuple[str, Game]]
 _EXTENSION = "scorekeeper.pagecache"
@@ -92,7 +93,9 @@ def page(
     # of the page is built from it. (A script root that is not a plain path never gets
     # here: scorekeeper/limits.py refuses it.)
     variant = hashlib.sha256(
-        "\n".join((setup.build, kind, current_language(), role, request.url_root)).encode()
+        "\n".join(
+            (setup.build, kind, current_language(), current_theme(), role, request.url_root)
+        ).encode()
     ).hexdigest()[:32]
     kept = pagecache.lookup(public_id, variant)
     if kept is None:

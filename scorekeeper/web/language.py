@@ -24,3 +24,38 @@ def set_language(code: str) -> Response:
         samesite="Lax",
     )
     return response
+
+
+# -- the look: the device's own (auto), ledger paper (light) or the card table (dark) -------
+
+THEMES = ("auto", "light", "dark")
+THEME_COOKIE = "theme"
+
+
+def current_theme() -> str:
+    """The theme this browser chose ("auto" until it chooses)."""
+    chosen = request.cookies.get(THEME_COOKIE, "auto")
+    return chosen if chosen in THEMES else "auto"
+
+
+@bp.app_context_processor
+def theme() -> dict[str, object]:
+    return {"theme": current_theme(), "themes": THEMES}
+
+
+@bp.route("/theme/<choice>", methods=["GET", "POST"])
+def set_theme(choice: str) -> Response:
+    """Remember the look this browser wants and return to where the reader was."""
+    if choice not in THEMES:
+        abort(404)
+    target = limits.local_path(request.values.get("next")) or url_for("web.home")
+    response = redirect(target, code=303)
+    response.set_cookie(
+        THEME_COOKIE,
+        choice,
+        max_age=i18n.COOKIE_MAX_AGE,
+        secure=request.is_secure,
+        httponly=True,
+        samesite="Lax",
+    )
+    return response

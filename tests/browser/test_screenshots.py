@@ -1,0 +1,69 @@
+"""The README's screenshots, written by the app itself: the main screens on a 390×844
+phone in both looks (ledger paper, card table), each checked to wear its look."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_a11y import (
+    PhoneMaker,
+    _pages,
+    phones,  # noqa: F401  (a fixture)
+)
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# The page colour of each look (--bg in static/css/app.css).
+BACKGROUND = {"light": "rgb(243, 237, 220)", "dark": "rgb(13, 51, 38)"}
+SCREENS = {
+    "game-scorer-mid-round": "game",
+    "game-finished": "final",
+    "setup": "setup",
+    "history-games": "history",
+    "player": "player",
+    "home": "home",
+}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_main_screens_in_both_looks(
+    app: Flask,
+    phones: PhoneMaker,  # noqa: F811
+    live_server: str,
+    scheme: str,
+) -> None:
+    DOCS.mkdir(parents=True, exist_ok=True)
+    scorer, viewer = phones(scheme), phones(scheme)
+    written = []
+    for name, page in _pages(app, live_server, scorer, viewer):
+        if name not in SCREENS:
+            continue
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == BACKGROUND[scheme], (name, background)
+        expect(page.locator("main")).to_be_visible()
+        page.screenshot(path=DOCS / f"{SCREENS[name]}-{scheme}.png")
+        written.append(SCREENS[name])
+    assert sorted(written) == sorted(SCREENS.values())
+
+
+def test_the_footer_switches_the_look_and_it_is_remembered(
+    phones: PhoneMaker,  # noqa: F811
+    live_server: str,
+) -> None:
+    page: Page = phones("light")
+    page.goto(live_server + "/games/new")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == BACKGROUND["light"]
+    page.get_by_role("navigation", name="Look").get_by_role("link", name="Card table").click()
+    expect(page).to_have_url(live_server + "/games/new")
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == BACKGROUND["dark"]
+    page.goto(live_server + "/")  # remembered on the next page
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    footer = page.get_by_role("navigation", name="Look")
+    expect(footer.locator("[aria-current]")).to_have_text("Card table")
+    footer.get_by_role("link", name="Auto").click()
+    expect(page.locator("html")).not_to_have_attribute("data-theme", "dark")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == BACKGROUND["light"]
