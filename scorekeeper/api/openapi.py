@@ -124,6 +124,16 @@ _TRUMP_IN = {
 }
 
 
+_POINTS: Schema = {
+    "type": "integer",
+    "minimum": -ADJUSTMENT_MAX,
+    "maximum": ADJUSTMENT_MAX,
+    "not": {"const": 0},
+    "description": "A bonus (> 0) or penalty (< 0), in the player's total from its round on.",
+}
+_REASON: Schema = {"type": "string", "maxLength": REASON_MAX}
+
+
 def _round_body(required: list[str], description: str) -> Schema:
     return _closed(
         {
@@ -355,35 +365,15 @@ def _schemas() -> Schema:
             required=["players"],
         ),
         "Adjustment": _closed(
-            {
-                "seat": SEAT,
-                "points": {
-                    "type": "integer",
-                    "minimum": -ADJUSTMENT_MAX,
-                    "maximum": ADJUSTMENT_MAX,
-                    "not": {"const": 0},
-                    "description": "A bonus (> 0) or penalty (< 0), in the player's total "
-                    "from this round on.",
-                },
-                "reason": {"type": "string", "maxLength": REASON_MAX},
-            },
+            {"seat": SEAT, "points": _POINTS, "reason": _REASON},
             required=["seat", "points", "reason"],
             description="A one-off bonus or penalty for a player in a played round.",
         ),
         "NewAdjustment": _closed(
             {
                 "seat": SEAT,
-                "points": {
-                    "type": "integer",
-                    "minimum": -ADJUSTMENT_MAX,
-                    "maximum": ADJUSTMENT_MAX,
-                    "not": {"const": 0},
-                },
-                "reason": {
-                    "type": "string",
-                    "maxLength": REASON_MAX,
-                    "description": "Optional: a misdeal, a revoke, a house rule… One line.",
-                },
+                "points": _POINTS,
+                "reason": {**_REASON, "description": "Optional: a misdeal, a revoke… One line."},
                 "version": {
                     "type": "integer",
                     "description": "The game version this change is made on (or If-Match).",

@@ -1,4 +1,4 @@
-"""The language switch: remember the reader's choice in a cookie and go back."""
+"""The language and look switches: remember the reader's choice in a cookie and go back."""
 
 from flask import abort, redirect, request, url_for
 from werkzeug.wrappers import Response
@@ -12,12 +12,17 @@ def set_language(code: str) -> Response:
     """Switch the pages to ``code`` ("en" or "de") and return to where the reader was."""
     if code not in i18n.LANGUAGES:
         abort(404)
+    return _remember(i18n.COOKIE, code)
+
+
+def _remember(cookie: str, value: str) -> Response:
+    """Keep ``value`` in ``cookie`` and go back to the page the reader came from."""
     # Only a path on this site (no open redirect, nothing a header can't carry).
     target = limits.local_path(request.values.get("next")) or url_for("web.home")
     response = redirect(target, code=303)
     response.set_cookie(
-        i18n.COOKIE,
-        code,
+        cookie,
+        value,
         max_age=i18n.COOKIE_MAX_AGE,
         secure=request.is_secure,
         httponly=True,
@@ -48,14 +53,4 @@ def set_theme(choice: str) -> Response:
     """Remember the look this browser wants and return to where the reader was."""
     if choice not in THEMES:
         abort(404)
-    target = limits.local_path(request.values.get("next")) or url_for("web.home")
-    response = redirect(target, code=303)
-    response.set_cookie(
-        THEME_COOKIE,
-        choice,
-        max_age=i18n.COOKIE_MAX_AGE,
-        secure=request.is_secure,
-        httponly=True,
-        samesite="Lax",
-    )
-    return response
+    return _remember(THEME_COOKIE, choice)

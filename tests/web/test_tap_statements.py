@@ -6,34 +6,15 @@ are swept now and then, not on every tap."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import event
 
-from scorekeeper.extensions import db
 from scorekeeper.services import games as game_service
 from scorekeeper.services import idempotency
+from tests.history.test_queries import counting as statements
 from tests.web.support import HX, Pages, section
-
-
-@contextmanager
-def statements(app: Flask) -> Iterator[list[str]]:
-    seen: list[str] = []
-
-    def record(*args: Any) -> None:
-        seen.append(str(args[2]))
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 def _version(pages: Pages, pid: str) -> str:
