@@ -13,7 +13,17 @@ from .bids import (
     dealer_rule_applies,
     max_bid,
 )
-from .cards import JESTER, WIZARD, Card, Kind, Suit, full_deck, parse_cards, suit_pile
+from .cards import (
+    JESTER,
+    WIZARD,
+    Card,
+    Kind,
+    Suit,
+    full_deck,
+    parse_cards,
+    sort_hand,
+    suit_pile,
+)
 from .errors import IllegalBid, IllegalPlay, InvalidRound, OutOfTurn, RuleError, WrongPhase
 from .game import Game, Phase, Trick
 from .pad import (
@@ -64,6 +74,7 @@ from .tricks import (
 )
 
 __all__ = [
+    "sort_hand",
     "ADJUSTMENT_MAX",
     "REASON_MAX",
     "Adjustment",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -212,3 +213,22 @@ def parse_cards(text: str | list[str]) -> list[Card]:
     """
     parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     return [Card.parse(p) for p in parts]
+
+
+def sort_hand(hand: Sequence[Card], trump: Suit | None) -> list[Card]:
+    """A hand as a player holds it: Wizards first, then the trump suit, then the other
+    suits in the book's order, each from high to low, and Jesters last."""
+    suits = list(Suit)
+    if trump is not None:
+        suits.remove(trump)
+        suits.insert(0, trump)
+
+    def place(card: Card) -> tuple[int, int]:
+        if card.is_wizard:
+            return (0, 0)
+        if card.is_jester:
+            return (len(suits) + 1, 0)
+        assert card.suit is not None and card.rank is not None
+        return (1 + suits.index(card.suit), -card.rank)
+
+    return sorted(hand, key=place)

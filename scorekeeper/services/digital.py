@@ -31,6 +31,7 @@ from scorekeeper.engine import (
     dealer_of_round,
     legal_plays,
     round_scores,
+    sort_hand,
     why_illegal,
 )
 from scorekeeper.engine.bots import Strategy, play_until_waiting
@@ -389,6 +390,12 @@ def view(table: DigitalTable, seat: int | None) -> dict[str, Any]:
                 # The engine's words ("You must follow red: …"), in the reader's language.
                 reasons[str(card)] = rule_message(ValueError(why))
     data["illegal"] = reasons
+    # The hand as a player holds it: sorted, trump first (the engine's order).
+    trump = None if game.rules.unicoloured else game.trump
+    data["hands"] = [
+        None if h is None else [str(c) for c in sort_hand([Card.parse(t) for t in h], trump)]
+        for h in data["hands"]
+    ]
     data["standings"] = sorted(range(game.players), key=lambda s: (-game.totals[s], s))
     data["winner_names"] = [data["names"][s] for s in data["winners"]]
     return data

@@ -388,7 +388,7 @@ def _table_view(table: DigitalTable, token: str, status: int = 200, **extra: Any
 
 @bp.get("/<public_id>/t/<token>")
 def table(public_id: str, token: str) -> ResponseReturnValue:
-    """One phone for the whole table: a hand is shown only after "I am …"."""
+    """One phone for the whole table: a hand is shown only after its player's tap on the cover."""
     return _table_view(_table(public_id, token), token)
 
 
@@ -421,7 +421,14 @@ def table_act(public_id: str, token: str) -> ResponseReturnValue:
     t = _table(public_id, token)
     shown = _revealed(public_id)
     if shown is None:
-        return _table_view(t, token, 422, message=i18n.gettext('Tap "I am …" first.'))
+        return _table_view(
+            t,
+            token,
+            422,
+            message=i18n.gettext(
+                'First tap "Tap when only … is looking" for the player whose turn it is.'
+            ),
+        )
     try:
         t = _act(public_id, shown)
     except Rejected as exc:

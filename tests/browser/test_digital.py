@@ -133,9 +133,10 @@ def test_pass_and_play_on_one_phone(page: Page, live_server: str, artifacts: Pat
     page.click("button[type=submit]")
     page.click("[data-table-link]")
     expect(page.locator("[data-card]")).to_have_count(0)
-    page.get_by_role("button", name="I am Ann").click()
+    page.get_by_role("button", name="Tap when only Ann is looking").click()
     expect(page.locator("[data-card]")).to_have_count(1)
     page.screenshot(path=artifacts / "digital-pass-and-play.png", full_page=True)
     page.locator('#seat form[action$="/act"] button:not([disabled])').first.click()
     expect(page.locator("[data-card]")).to_have_count(0)  # hidden again after the bid
-    expect(page.get_by_role("button", name="I am Ben")).to_be_visible()
+    expect(page.get_by_role("button", name="Tap when only Ben is looking")).to_be_visible()
+    expect(page.get_by_role("heading", name="Pass to Ben")).to_be_visible()

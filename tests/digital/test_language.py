@@ -77,4 +77,7 @@ def test_pass_and_play_asks_who_first_in_german(app: Flask) -> None:
     phone.environ_base["HTTP_ACCEPT_LANGUAGE"] = GERMAN
     response = phone.post(url, data={"action": "bid", "value": "0", "seq": "0"})
     assert response.status_code == 422
-    assert alert(response) == "Tippe zuerst auf „Ich bin …“."
+    assert (
+        alert(response)
+        == "Tippe zuerst auf „Tippen, wenn nur … hinschaut“ für den Spieler, der dran ist."
+    )

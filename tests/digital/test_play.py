@@ -237,7 +237,7 @@ def test_pass_and_play_reveals_one_hand_and_hides_it_again(app: Flask) -> None:
     base = f"/digital/{public_id}/t/{token}"
     body = phone.get(base).get_data(as_text=True)
     assert "data-card=" not in body
-    assert "I am Ann" in body  # left of the dealer (seat 2) bids first
+    assert "Pass to Ann" in body  # left of the dealer (seat 2) bids first
     with app.app_context():
         game = service.engine_game(service.get_table(public_id))
     # Seed 4 turns up no Wizard, so the table waits for the first bid.
@@ -251,7 +251,7 @@ def test_pass_and_play_reveals_one_hand_and_hides_it_again(app: Flask) -> None:
     assert response.status_code == 303
     body = phone.get(base).get_data(as_text=True)
     assert "data-card=" not in body  # hidden again after acting
-    assert "I am Ben" in body
+    assert "Pass to Ben" in body and "Tap when only Ben is looking" in body
 
 
 def test_setup_page_creates_a_table_and_shows_the_links(client: FlaskClient) -> None:
@@ -392,3 +392,30 @@ def test_the_page_retries_a_move_that_raced_another_process(
     assert response.status_code == 200
     assert len(calls) == 2
     assert table.engine().to_dict() != game.to_dict()
+
+
+def test_a_seat_holds_its_hand_sorted_trump_first(app: Flask) -> None:
+    import random as random_module
+
+    from scorekeeper.engine import Phase, sort_hand
+    from scorekeeper.engine.bots import Bot, play_until_waiting
+    from scorekeeper.extensions import db
+
+    with app.app_context():
+        made = service.create_table(["Ann", "Ben", "Cat"], [P, P, B], 2, RuleSet(), seed=4)
+        public_id, token = made.game.public_id, made.seat_tokens[0]
+        table = service.get_table(public_id)
+        game = service.engine_game(table)
+        rng = random_module.Random(9)
+        while game.round_number < 6 or game.phase is not Phase.BIDDING:  # six cards each
+            if game.phase is Phase.DEAL:
+                game.deal(rng)
+            else:
+                play_until_waiting(game, [Bot()] * 3)
+        table.state = game.to_dict()
+        db.session.commit()
+    body = app.test_client().get(f"/digital/{public_id}/s/{token}").get_data(as_text=True)
+    shown = re.findall(r'data-card="([^"]+)"', body)
+    assert len(shown) == 6
+    assert shown == [str(c) for c in sort_hand(game.hands[0], game.trump)]
+    assert sorted(shown) == sorted(str(c) for c in game.hands[0])

@@ -162,3 +162,14 @@ def test_p3_french_names_are_display_names_for_the_colours(suit: Suit, french: s
 def test_p3_unknown_suit_name_is_a_value_error(text: str) -> None:
     with pytest.raises(ValueError, match="Unknown suit"):
         Suit.from_name(text)
+
+
+def test_a_hand_is_held_wizards_first_trump_next_high_to_low_jesters_last() -> None:
+    from scorekeeper.engine import sort_hand
+
+    hand = parse_cards("R3 J B10 W G13 R12 B2 J W Y7")
+    held = [str(c) for c in sort_hand(hand, Suit.BLUE)]
+    assert held == ["W", "W", "B10", "B2", "Y7", "R12", "R3", "G13", "J", "J"]
+    # No trump: the suits in the book's order.
+    assert [str(c) for c in sort_hand(hand, None)][2:8] == ["Y7", "R12", "R3", "G13", "B10", "B2"]
+    assert sorted(map(str, sort_hand(hand, Suit.RED))) == sorted(map(str, hand))
