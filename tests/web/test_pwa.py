@@ -43,9 +43,15 @@ def test_every_page_links_manifest_icons_and_theme_colours(client: FlaskClient) 
         body = get(client, path).get_data(as_text=True)
         assert len(linked(client, "manifest", path)) == 1, path
         assert 'rel="apple-touch-icon"' in body
-        assert 'name="theme-color" content="#ffffff" media="(prefers-color-scheme: light)"' in body
-        assert 'name="theme-color" content="#1f2228" media="(prefers-color-scheme: dark)"' in body
+        # The bar takes each look's card colour: paper by day, baize by night.
+        assert 'name="theme-color" content="#fffdf6" media="(prefers-color-scheme: light)"' in body
+        assert 'name="theme-color" content="#15412f" media="(prefers-color-scheme: dark)"' in body
         assert '<meta name="service-worker" content="/sw.js">' in body
+    # A look chosen in the footer: its colour alone.
+    client.get("/theme/dark")
+    body = get(client, "/").get_data(as_text=True)
+    assert '<meta name="theme-color" content="#15412f">' in body
+    assert "prefers-color-scheme" not in body
 
 
 def test_manifest_is_valid_and_its_icons_exist(client: FlaskClient) -> None:
