@@ -1,7 +1,7 @@
 """Real-browser fixtures: Debian's Chromium driven by Playwright, at a phone's size."""
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,10 +46,28 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     }
 
 
+def _closing(app: Flask) -> Any:
+    """``app``, whose answers are closed even when the browser drops the connection in the
+    middle of one (a page closed while its service worker still fetches icons): werkzeug's
+    test server then may skip closing it, and the static file it was sending stays open
+    until the collector finds it. A generator's ``finally`` runs when it is collected."""
+
+    def serve(environ: dict[str, Any], start_response: Any) -> Iterator[bytes]:
+        answer: Iterable[bytes] = app(environ, start_response)
+        try:
+            yield from answer
+        finally:
+            close = getattr(answer, "close", None)
+            if close is not None:
+                close()
+
+    return serve
+
+
 @pytest.fixture
 def live_server(app: Flask) -> Iterator[str]:
     """Serve `app` from a background thread; yield its base URL."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, _closing(app), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
