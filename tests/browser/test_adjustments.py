@@ -61,3 +61,26 @@ def test_a_penalty_through_the_correction_panel(
     expect(page.locator("#round-2 sup.adj")).to_have_count(0)
     assert total_of(page, 3, 1) == before
     assert errors == []
+
+
+def test_a_refused_penalty_says_why_where_the_scorer_looks(
+    phones: PhoneMaker,  # noqa: F811
+    app: Flask,
+    live_server: str,
+    artifacts: Path,
+) -> None:
+    page = phones("light")
+    page.goto(live_server + game_with_rounds(app, 3))
+    before = total_of(page, 3, 1)
+    open_correction(page, 2)
+    section = page.locator("section.adjust")
+    section.scroll_into_view_if_needed()
+    section.get_by_label("Player").select_option(label="Ben")
+    section.get_by_label("Points").fill("0")
+    section.get_by_role("button", name="− Penalty").click()
+    alert = page.locator("#entry .alert")
+    in_view(page, alert)  # the message is at the panel's top: brought into the screen
+    expect(alert).to_contain_text("not 0")
+    expect(page.locator("section.adjust").get_by_label("Points")).to_have_value("0")
+    assert total_of(page, 3, 1) == before
+    page.screenshot(path=artifacts / "pad-penalty-refused.png")

@@ -176,7 +176,7 @@ def test_only_the_scorer_adjusts(pages: Pages, follower: Pages, snapshot) -> Non
     assert snapshot(pid) == before
 
 
-def test_taking_back_the_tricks_of_an_adjusted_round_is_refused(pages: Pages, snapshot) -> None:  # type: ignore[no-untyped-def]
+def test_taking_back_the_tricks_of_an_adjusted_round_is_refused(pages: Pages) -> None:
     pid = _game(pages)
     assert _adjust(pages, pid, 2, seat=0, points="10", sign="bonus").status_code == 200  # type: ignore[attr-defined]
     with pages.client.application.app_context():
@@ -239,7 +239,7 @@ def test_kept_in_the_exports_and_read_back(app: Flask, pages: Pages) -> None:
 def test_an_import_with_bad_adjustments_is_refused(
     app: Flask, pages: Pages, adjustments: object, says: str
 ) -> None:
-    pid = _game(pages)
+    _game(pages)
     with app.app_context():
         data = json.loads(transfer.history_json(None))
         data["games"][0]["public_id"] = "B" * 22
@@ -248,7 +248,6 @@ def test_an_import_with_bad_adjustments_is_refused(
             transfer.import_history(json.dumps(data), None)
         with pytest.raises(game_service.NotFound):
             game_service.get_game("B" * 22)
-    assert pid
 
 
 def test_totals_in_an_import_must_count_the_adjustment(app: Flask, pages: Pages) -> None:
