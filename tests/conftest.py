@@ -4,7 +4,9 @@ bin/test runs the suite twice: on SQLite files, then on a throwaway PostgreSQL s
 URL it passes here in TEST_DATABASE_URL, with `--database-only`: that pass runs only the
 tests marked `database` (set here on every test using the `database_url` or
 `migrated_database_url` fixture, `app` included, or reading TEST_DATABASE_URL itself);
-the others touch no database and have run already.
+the others touch no database and have run already. Nor does it run the browser tests
+again: they drive the pages, whose every read and write the web, API and robustness tests
+make on PostgreSQL too, and a browser adds nothing that depends on the database.
 
 The real migrations build the newest schema once per test session into a template: a
 SQLite file, or a PostgreSQL template database. Each test that uses `app` then gets its own
@@ -40,7 +42,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--database-only",
         action="store_true",
-        help="run only the tests marked `database` (bin/test's PostgreSQL pass)",
+        help="only the tests marked `database`, browser aside (bin/test's PostgreSQL pass)",
     )
 
 
@@ -55,12 +57,17 @@ def _uses_database(item: pytest.Item) -> bool:
     return item.path.suffix == ".py" and _reads_test_database_url(item.path)
 
 
+@pytest.hookimpl(trylast=True)  # after tests/browser/conftest.py has marked its tests
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if _uses_database(item):
             item.add_marker(pytest.mark.database)
     if config.getoption("database_only"):
-        keep = [item for item in items if item.get_closest_marker("database")]
+        keep = [
+            item
+            for item in items
+            if item.get_closest_marker("database") and not item.get_closest_marker("browser")
+        ]
         if len(keep) < len(items):
             config.hook.pytest_deselected(items=[i for i in items if i not in keep])
             items[:] = keep
