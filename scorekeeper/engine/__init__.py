@@ -62,7 +62,7 @@ from .rules import (
     TieBreak,
     check_player_count,
 )
-from .scoring import saboteur_score, score_round, winners
+from .scoring import places, saboteur_score, score_round, winners
 from .tricks import (
     TrickResult,
     WinReason,
@@ -139,5 +139,6 @@ __all__ = [
     "suit_pile",
     "trick_winner",
     "why_illegal",
+    "places",
     "winners",
 ]

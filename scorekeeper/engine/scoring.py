@@ -56,3 +56,22 @@ def winners(
         most = max(bid_totals[seat] for seat in best)
         best = [seat for seat in best if bid_totals[seat] == most]
     return best
+
+
+def places(totals: Sequence[int], winners: Sequence[int]) -> list[tuple[int, int, int]]:
+    """(place, seat, total), best first (R17): equal totals share a place, and the place
+    after them is counted on ("1, 1, 3": a shared win). When the tie-break decided between
+    equal top totals (``winners`` fewer than the seats with the top total), the winners
+    come first and alone in place 1."""
+    top = max(totals) if totals else 0
+    ahead = set(winners) if len(winners) < list(totals).count(top) else set()
+    ranked = sorted(enumerate(totals), key=lambda st: (-st[1], st[0] not in ahead, st[0]))
+    result: list[tuple[int, int, int]] = []
+    for index, (seat, total) in enumerate(ranked, start=1):
+        previous = result[-1] if result else None
+        shared = previous is not None and (previous[2], previous[1] in ahead) == (
+            total,
+            seat in ahead,
+        )
+        result.append((previous[0] if previous and shared else index, seat, total))
+    return result

@@ -13,7 +13,8 @@ import hashlib
 import hmac
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,7 @@ from scorekeeper.engine import (
     Suit,
     dealer_of_round,
     legal_plays,
+    places,
     round_scores,
     sort_hand,
     why_illegal,
@@ -95,25 +97,81 @@ def create_table(
     game, scorer_token = game_service.create_game(list(names), first_dealer, rules, mode="digital")
     tokens: list[str | None] = [secrets.token_urlsafe(18) if k == PERSON else None for k in kinds]
     table_token = secrets.token_urlsafe(18)
+    seats: list[dict[str, object]] = [
+        {"kind": k, "secret": None if t is None else _hash(t)}
+        | ({"level": level} if k == BOT else {})
+        for k, t in zip(kinds, tokens, strict=True)
+    ]
+    table = _open(game, rules, seats, _hash(table_token), seed)
+    idempotency.commit()  # with an Idempotency-Key: committed with the answer
+    return NewTable(game, table, tokens, table_token, scorer_token)
+
+
+def _open(
+    game: GameRow, rules: RuleSet, seats: list[dict[str, object]], table_hash: str, seed: int | None
+) -> DigitalTable:
+    """The table of a new digital game: round 1 dealt, the bots' first moves made."""
     engine_game = Game.new(rules, game.player_count, game.first_dealer)
     table = DigitalTable(
         game=game,
         state=engine_game.to_dict(),
-        seats=[
-            {"kind": k, "secret": None if t is None else _hash(t)}
-            | ({"level": level} if k == BOT else {})
-            for k, t in zip(kinds, tokens, strict=True)
-        ],
+        seats=seats,
         actions=[0] * game.player_count,
-        table_secret_hash=_hash(table_token),
+        table_secret_hash=table_hash,
         seed=seed,
         recent=None,
     )
     db.session.add(table)
     _advance(table, engine_game)
     _save(table, engine_game)
-    idempotency.commit()  # with an Idempotency-Key: committed with the answer
-    return NewTable(game, table, tokens, table_token, scorer_token)
+    return table
+
+
+def play_again(table: DigitalTable) -> DigitalTable:
+    """The next game at this table, started once whoever taps first: the same players in
+    the same seats (each person's link, and the pass-and-play link, open their place in it
+    too: the seats keep their secrets' hashes), the next first dealer, the same rules and
+    bots. A second tap, from any phone, finds the game already started.
+
+    :raises Rejected: while the game is not over.
+    :raises Conflict: when another phone started it at the same moment (look again).
+    """
+    started = game_service.next_game_of(table.game)
+    if started is not None:
+        return get_table(started)
+    finished = engine_game(table)
+    if not finished.finished:
+        raise Rejected(
+            _("This game isn't over yet: the next one can start once its last round is played."),
+            "game_not_over",
+        )
+    old = table.game
+    game, _scorer = game_service.create_game(
+        names(table),
+        (old.first_dealer + 1) % old.player_count,
+        finished.rules,
+        mode="digital",
+        circle_id=old.circle_id,
+    )
+    seed = None if table.seed is None else table.seed + 1
+    new = _open(game, finished.rules, [dict(s) for s in table.seats], table.table_secret_hash, seed)
+    with _first_wins(_("Someone else started the next game at the same moment.")):
+        game_service.mark_next_game(old, game.public_id)
+        table.updated_at = utcnow()  # a new version: every phone's next poll shows the way
+    return new
+
+
+@contextmanager
+def _first_wins(message: str) -> Iterator[None]:
+    """Do the block and commit; when another process changed the table at the same moment
+    (its version moved on), nothing is stored and :class:`Conflict` says ``message``.
+    Any flush in the block (autoflush included) may find it so."""
+    try:
+        yield
+        db.session.commit()
+    except StaleDataError:
+        db.session.rollback()
+        raise Conflict(message, "conflict") from None
 
 
 # Names for bots left unnamed, in this order, skipping any a player at the table has.
@@ -174,6 +232,14 @@ def table_token_matches(table: DigitalTable, token: str) -> bool:
 
 def engine_game(table: DigitalTable) -> Game:
     return Game.from_dict(dict(table.state))
+
+
+def bot_seats(game: GameRow) -> frozenset[int]:
+    """The seats of a game that bots play (none for a score pad game): its pad marks them."""
+    if game.mode != "digital":
+        return frozenset()
+    seats = db.session.scalar(select(DigitalTable.seats).where(DigitalTable.game_id == game.id))
+    return frozenset(i for i, s in enumerate(seats or []) if s.get("kind") == BOT)
 
 
 def names(table: DigitalTable) -> list[str]:
@@ -239,16 +305,9 @@ def act(table: DigitalTable, seat: int, action: str, value: str, seq: object) ->
     actions = list(table.actions)
     actions[seat] += 1
     table.actions = actions
-    try:
-        # Any flush (autoflush included) may find the table changed by another process.
+    with _first_wins(_("Someone else acted at the same moment: here is the table now.")):
         _advance(table, game)
         _save(table, game)
-        db.session.commit()
-    except StaleDataError:
-        db.session.rollback()
-        raise Conflict(
-            _("Someone else acted at the same moment: here is the table now."), "conflict"
-        ) from None
     return None
 
 
@@ -379,6 +438,7 @@ def view(table: DigitalTable, seat: int | None) -> dict[str, Any]:
         else None
     )
     data["public_id"] = table.game.public_id
+    data["first_dealer"] = game.first_dealer
     data["finished"] = game.finished
     # Why each card of the hand can't be played now ("You must follow red").
     reasons: dict[str, str] = {}
@@ -397,5 +457,6 @@ def view(table: DigitalTable, seat: int | None) -> dict[str, Any]:
         for h in data["hands"]
     ]
     data["standings"] = sorted(range(game.players), key=lambda s: (-game.totals[s], s))
+    data["places"] = places(game.totals, data["winners"] if game.finished else [])
     data["winner_names"] = [data["names"][s] for s in data["winners"]]
     return data

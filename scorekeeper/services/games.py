@@ -1073,14 +1073,18 @@ def play_again(game: Game) -> tuple[Game, str]:
         parse_rules(game.rules),
         circle_id=game.circle_id,
     )
-    # The finished game points to the next one: phones following it are led there, and
-    # a second Play again at the same table opens it instead of starting another.
-    game.changes.append(
-        Change(action="next_game", summary="Next game started", data={"public_id": new.public_id})
-    )
-    game.updated_at = utcnow()
+    mark_next_game(game, new.public_id)
     idempotency.commit()
     return new, token
+
+
+def mark_next_game(game: Game, public_id: str) -> None:
+    """Point the finished ``game`` to the next one at its table: phones following it are
+    led there, and a second Play again opens it instead of starting another."""
+    game.changes.append(
+        Change(action="next_game", summary="Next game started", data={"public_id": public_id})
+    )
+    game.updated_at = utcnow()
 
 
 class NextGameStarted(Rejected):

@@ -262,21 +262,9 @@ class PadView:
 
     @property
     def places(self) -> list[tuple[int, int, int]]:
-        """(place, seat, total), best first: equal totals share a place, and the place
-        after them is counted on ("1, 1, 3": R17, a shared win). When the tie-break
-        decided between equal top totals, the winners come first and alone in place 1."""
-        winners = set(self.winners) if self.tie_broken else set()
-        ranked = sorted(self.standings, key=lambda st: (-st[1], st[0] not in winners, st[0]))
-        places: list[tuple[int, int, int]] = []
-        for index, (seat, total) in enumerate(ranked, start=1):
-            # Equal totals share a place, unless the tie-break set the winners apart.
-            previous = places[-1] if places else None
-            shared = previous is not None and (previous[2], previous[1] in winners) == (
-                total,
-                seat in winners,
-            )
-            places.append((previous[0] if previous and shared else index, seat, total))
-        return places
+        """(place, seat, total), best first: the engine's places (R17); before the end
+        nobody has won, and equal totals simply share a place."""
+        return engine.places(self.totals, self.winners if self.finished else [])
 
 
 def _bid_text(bid: int | None, show: bool, is_bidder: bool) -> str:

@@ -31,8 +31,11 @@ from scorekeeper.extensions import db
 from scorekeeper.idempotency import idempotent, remember
 from scorekeeper.models import DigitalTable
 from scorekeeper.services import digital as service
+from scorekeeper.services import games as game_service
+from scorekeeper.services import players as player_service
+from scorekeeper.services import roster
 from scorekeeper.services.errors import Conflict, NotFound, Rejected
-from scorekeeper.web.access import is_htmx, qr_svg
+from scorekeeper.web.access import is_htmx, member_circles, member_circles_held, qr_svg
 from scorekeeper.web.cardfaces import suit_word
 
 bp = Blueprint("digital", __name__, url_prefix="/digital")
@@ -49,7 +52,44 @@ POLL_SECONDS = 1
 @bp.get("/new")
 def new() -> ResponseReturnValue:
     """The form to set up a digital game."""
-    return render_template("digital/new.html", form=_form_values(), message=None)
+    return _setup_page(_form_values())
+
+
+def _setup_page(form: dict[str, Any], message: str | None = None, status: int = 200) -> Response:
+    """The setup form with the one-tap chips of the players known to this browser's newest
+    circle (the score pad's setup offers the same)."""
+    circles = member_circles() if member_circles_held() else []
+    known = roster.recent_names(circles[0].id) if circles else []
+    seated = {n.strip().casefold() for n in form["names"] if n.strip()}
+    body = render_template(
+        "digital/new.html", form=form, message=message, known_names=known, seated=seated
+    )
+    return make_response(body, status)
+
+
+@bp.post("/new/edit")
+def edit() -> ResponseReturnValue:
+    """A known name tapped: seat it as a person in the first free seat, or take it off the
+    seat that has it. Nothing is stored; the form comes back as it was sent otherwise."""
+    form = _form_values()
+    tapped = request.form.get("do", "")
+    if not tapped.startswith("name:"):
+        return _setup_page(form, i18n.gettext("That button is not on this form."), 422)
+    try:
+        name = player_service.clean_name(tapped.removeprefix("name:"))
+    except Rejected as exc:
+        return _setup_page(form, exc.message, 422)
+    names, kinds = form["names"], form["kinds"]
+    taken = [i for i, n in enumerate(names) if n.strip().casefold() == name.casefold()]
+    if taken:
+        names[taken[0]] = ""
+        return _setup_page(form)
+    free = [i for i, n in enumerate(names) if not n.strip() and kinds[i] != service.BOT]
+    if not free:
+        full = i18n.gettext("Every seat is taken: clear a seat for %(name)s first.", name=name)
+        return _setup_page(form, full, 422)
+    names[free[0]], kinds[free[0]] = name, "person"
+    return _setup_page(form)
 
 
 def _form_values() -> dict[str, Any]:
@@ -70,7 +110,7 @@ def _form_values() -> dict[str, Any]:
 
 def _refuse(message: str, **_: object) -> ResponseReturnValue:
     """The form as sent, refused before it was looked at (a reused idempotency key)."""
-    return render_template("digital/new.html", form=_form_values(), message=message), 422
+    return _setup_page(_form_values(), message, 422)
 
 
 def _keep_links(public_id: str, tokens: list[str]) -> None:
@@ -120,7 +160,7 @@ def create() -> ResponseReturnValue:
     except (ValueError, Rejected) as exc:
         message = exc.message if isinstance(exc, Rejected) else i18n.rule_message(exc)
         db.session.rollback()
-        return render_template("digital/new.html", form=values, message=message), 422
+        return _setup_page(values, message, 422)
     public_id = made.game.public_id
     # Nobody keeps score by hand in a digital game: the rounds come from the table alone,
     # so the creator gets the seat links, not the scorer's rights on the pad.
@@ -255,6 +295,12 @@ def _context(table: DigitalTable, seat: int | None, **extra: Any) -> dict[str, A
         "unicoloured": rules.round_plan is Plan.UNICOLOURED,
     }
     context.update(extra)
+    # After the last round: the next game at this table, once someone has started it. A
+    # link's place in it is the same (the seats keep their secrets), under the new id.
+    next_id = game_service.next_game_of(table.game) if v["finished"] else None
+    page_url = context.get("page_url")
+    if next_id and isinstance(page_url, str):
+        context["next_url"] = page_url.replace(f"/{v['public_id']}/", f"/{next_id}/", 1)
     who = context.get("who", f"s{seat}")
     context["etag"] = _etag(table, who)
     return context
@@ -269,6 +315,7 @@ def seat(public_id: str, token: str) -> ResponseReturnValue:
 
 def _seat_urls(public_id: str, token: str) -> dict[str, str]:
     return {
+        "again_url": url_for("digital.seat_again", public_id=public_id, token=token),
         "act_url": url_for("digital.seat_act", public_id=public_id, token=token),
         "live_url": url_for("digital.seat_live", public_id=public_id, token=token),
         "page_url": url_for("digital.seat", public_id=public_id, token=token),
@@ -294,6 +341,48 @@ def seat_act(public_id: str, token: str) -> ResponseReturnValue:
     """A move from a seat's phone (trump, bid or card)."""
     table, me = _seat(public_id, token)
     return _do(table, me, "digital/seat.html", _seat_urls(public_id, token))
+
+
+@bp.post("/<public_id>/s/<token>/again")
+def seat_again(public_id: str, token: str) -> ResponseReturnValue:
+    """Play again from a seat's phone: to this seat in the next game."""
+    table, me = _seat(public_id, token)
+    return _again(table, me, "digital/seat.html", _seat_urls(public_id, token))
+
+
+@bp.post("/<public_id>/t/<token>/again")
+def table_again(public_id: str, token: str) -> ResponseReturnValue:
+    """Play again from the pass-and-play phone: to the next game's cover."""
+    t = _table(public_id, token)
+    _set_revealed(public_id, None)
+    return _again(t, None, "digital/table.html", _table_urls(public_id, token), mode="table")
+
+
+def _again(
+    table: DigitalTable, me: int | None, page: str, urls: dict[str, str], **extra: Any
+) -> ResponseReturnValue:
+    """Start (or find) the next game at this table and go to this link's place in it; the
+    browser that set the game up keeps the links for the next one too."""
+    public_id = table.game.public_id
+    try:
+        with writers.turn():
+            try:
+                new = service.play_again(table)
+            except Conflict:
+                db.session.rollback()
+                new = service.play_again(_load(public_id))  # finds the one just started
+    except Rejected as exc:
+        db.session.rollback()
+        return _render(page, _load(public_id), me, exc.status, message=exc.message, **urls, **extra)
+    new_id = new.game.public_id
+    if public_id in _links():
+        _keep_links(new_id, _links()[public_id])
+    target = urls["page_url"].replace(f"/{public_id}/", f"/{new_id}/", 1)
+    if is_htmx():
+        response = make_response("", 204)
+        response.headers["HX-Redirect"] = target
+        return response
+    return redirect(target, 303)
 
 
 RETRIES = 3
@@ -363,6 +452,7 @@ def _set_revealed(public_id: str, seat: int | None) -> None:
 
 def _table_urls(public_id: str, token: str) -> dict[str, str]:
     return {
+        "again_url": url_for("digital.table_again", public_id=public_id, token=token),
         "act_url": url_for("digital.table_act", public_id=public_id, token=token),
         "live_url": url_for("digital.table_live", public_id=public_id, token=token),
         "page_url": url_for("digital.table", public_id=public_id, token=token),

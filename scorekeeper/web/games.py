@@ -29,6 +29,7 @@ from scorekeeper.extensions import db
 from scorekeeper.idempotency import idempotent
 from scorekeeper.models import Game
 from scorekeeper.services import circles as circle_service
+from scorekeeper.services import digital as digital_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import pages as page_service
 from scorekeeper.services.errors import NotFound, Rejected
@@ -71,6 +72,8 @@ def _context(game: Game, **extra: Any) -> dict[str, Any]:
         # A finished game's next game (Play again), where its phones are led.
         "next_game": game_service.next_game_of(game) if pad.finished else None,
         "trumps": trump_options(pad.rules),
+        # A digital game's bots are marked as such on its pad.
+        "bots": digital_service.bot_seats(game),
         "view_url": view_url,
         # (place, seat, total): equal totals share a place (R17), unless the tie-break
         # decided the win.

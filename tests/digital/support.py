@@ -27,6 +27,7 @@ class Table:
     tokens: list[str | None]
     phones: dict[int, FlaskClient] = field(default_factory=dict)
     responses: int = 0
+    table_token: str = ""  # the pass-and-play phone's link
 
     @classmethod
     def create(
@@ -36,6 +37,7 @@ class Table:
         with app.app_context():
             made = service.create_table(names, kinds, dealer, rules, seed=seed)
             table = cls(app, made.game.public_id, list(made.seat_tokens))
+            table.table_token = made.table_token
         for seat, token in enumerate(table.tokens):
             if token is not None:
                 table.phones[seat] = app.test_client()

@@ -3,6 +3,8 @@ name of its own) or nobody; seats left out close up (R2: 3 to 6 players)."""
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 import pytest
@@ -10,10 +12,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
+from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
 from tests.digital.support import SETUP_FORM
 from tests.digital.test_setup_retries import tables
-from tests.web.support import alert
+from tests.web.support import Pages, alert
 
 
 def deal(client: FlaskClient, **seats: str) -> Any:
@@ -130,6 +133,25 @@ def test_the_pad_shows_the_open_rounds_trump(app: Flask) -> None:
     assert "not recorded" not in trump
 
 
+def test_the_pad_marks_the_bots(app: Flask, client: FlaskClient) -> None:
+    """Bots are not people: the game's pad says which players are bots; a score pad game
+    marks nobody."""
+    from scorekeeper.engine import RuleSet
+    from tests.digital.support import Table
+    from tests.web.support import section
+
+    table = Table.create(app, RuleSet(), ["person", "bot", "person", "bot"])
+    page = client.get(f"/games/{table.public_id}").get_data(as_text=True)
+    heads = re.findall(r'<th scope="colgroup".*?</th>', section(page, "pad"), re.S)
+    assert ["data-bot" in h for h in heads] == [False, True, False, True]
+    with app.app_context():
+        pad_game, _ = game_service.create_game(["Ann", "Ben", "Cat"], 0, RuleSet())
+        db.session.commit()
+        public_id = pad_game.public_id
+    pad_page = client.get(f"/games/{public_id}")
+    assert pad_page.status_code == 200 and "data-bot" not in pad_page.get_data(as_text=True)
+
+
 @pytest.mark.parametrize("level", ["easy", "normal", "strong"])
 def test_the_bots_play_at_the_level_chosen_on_the_form(
     app: Flask, client: FlaskClient, level: str
@@ -154,3 +176,90 @@ def test_a_bot_level_that_is_not_one_is_refused_on_the_form(
     assert alert(response) == "The bots play easy, normal or strong."
     assert 'name="level" value="easy"' in response.get_data(as_text=True)
     assert tables(app) == before
+
+
+# -- known players: one tap seats a name, as on the score pad's setup ----------------------
+
+
+def chips(body: str) -> dict[str, str]:
+    """The known-player chips: name → aria-pressed."""
+    return dict(
+        (name, pressed)
+        for name, pressed in re.findall(
+            r'value="name:([^"]*)"[^>]*aria-pressed="(true|false)"', body
+        )
+    )
+
+
+def names_in(body: str) -> list[str]:
+    return [re.search(rf'name="name{i}" value="([^"]*)"', body).group(1) for i in range(6)]  # type: ignore[union-attr]
+
+
+def edit(client: FlaskClient, names: list[str], kinds: list[str], do: str) -> Any:
+    form = {k: v for k, v in SETUP_FORM.items() if not k.startswith(("name", "kind"))}
+    form |= {f"name{i}": n for i, n in enumerate(names)}
+    form |= {f"kind{i}": k for i, k in enumerate(kinds)}
+    return client.post("/digital/new/edit", data={**form, "do": do})
+
+
+def test_known_players_are_offered_and_seated_in_one_tap(app: Flask, client: FlaskClient) -> None:
+    pages = Pages(client)
+    circle = pages.make_circle("Thursday")
+    pages.new_game(["Ann", "Ben", "Cat"], circle=circle)
+    body = client.get("/digital/new").get_data(as_text=True)
+    assert chips(body) == {"Ann": "false", "Ben": "false", "Cat": "false"}
+    games_before = count_games(app)
+
+    kinds = ["person", "bot", "bot", "none", "none", "none"]
+    tapped = edit(client, ["", "", "", "", "", ""], kinds, "name:Ben")
+    body = tapped.get_data(as_text=True)
+    assert tapped.status_code == 200
+    assert names_in(body) == ["Ben", "", "", "", "", ""]
+    assert chips(body)["Ben"] == "true"
+    # The next name goes to the next seat that is not a bot's, which becomes a person's.
+    body = edit(client, names_in(body), kinds, "name:Ann").get_data(as_text=True)
+    assert names_in(body) == ["Ben", "", "", "Ann", "", ""]
+    assert re.search(r'name="kind3"[^>]*>.*?<option value="person"\s+selected', body, re.S)
+    # Tapped again: off its seat.
+    body = edit(client, names_in(body), kinds, "name:Ben").get_data(as_text=True)
+    assert names_in(body) == ["", "", "", "Ann", "", ""]
+    assert chips(body)["Ben"] == "false"
+    assert count_games(app) == games_before  # a tap stores nothing
+
+
+def test_a_phone_without_a_circle_has_no_chips(client: FlaskClient) -> None:
+    body = client.get("/digital/new").get_data(as_text=True)
+    assert chips(body) == {}
+
+
+@pytest.mark.parametrize(
+    ("do", "words"),
+    [
+        ("zap", "That button is not on this form."),
+        ("name:", "Each player needs a name."),
+        ("name:" + "x" * 5000, "is too long"),
+        ("name:Ann\x07", "control characters"),
+    ],
+)
+def test_a_forged_tap_is_refused_in_words(
+    app: Flask, client: FlaskClient, do: str, words: str
+) -> None:
+    before = count_games(app)
+    answer = edit(client, ["Max", "", "", "", "", ""], ["person"] * 6, do)
+    assert answer.status_code == 422
+    assert words in html.unescape(alert(answer))
+    assert names_in(answer.get_data(as_text=True))[0] == "Max"  # the form as it was sent
+    assert count_games(app) == before
+
+
+def test_a_name_with_no_free_seat_is_refused(client: FlaskClient) -> None:
+    answer = edit(client, ["A", "B", "C", "D", "E", "F"], ["person"] * 6, "name:Ann")
+    assert answer.status_code == 422
+    assert "Every seat is taken" in alert(answer)
+
+
+def count_games(app: Flask) -> int:
+    with app.app_context():
+        count = db.session.query(Game).count()
+        db.session.remove()
+        return count
