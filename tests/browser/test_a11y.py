@@ -183,7 +183,7 @@ def _pages(app: Flask, base: str, scorer: Page, viewer: Page) -> Iterator[tuple[
     for i, (name, kind) in enumerate([("Ann", "person"), ("Ben", "person"), ("Cat", "bot")]):
         viewer.fill(f"input[name=name{i}]", name)
         viewer.select_option(f"select[name=kind{i}]", kind)
-    viewer.locator("form.digital-setup button[type=submit]").click()
+    viewer.locator("form.digital-setup button[type=submit]:not([name=do])").click()
     expect(viewer.locator("[data-seat-link='0']")).to_be_visible()
     yield "digital-host", viewer
     viewer.locator("[data-table-link]").click()
