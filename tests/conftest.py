@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from functools import cache
 from itertools import count
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -32,7 +33,7 @@ from scorekeeper import create_app
 from scorekeeper.extensions import db
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
-# Database names carry the pytest-xdist worker, should the suite ever run with `-n`.
+# Database names carry the pytest-xdist worker (bin/test runs the suite with `-n`).
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 DATABASE_FIXTURES = frozenset({"database_url", "migrated_database_url"})
 _DESELECTED = pytest.StashKey[bool]()
@@ -74,7 +75,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             config.stash[_DESELECTED] = True
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    # Under pytest-xdist the workers collect and deselect; each tells the controller.
+    if getattr(node, "workeroutput", {}).get("database_deselected"):
+        node.config.stash[_DESELECTED] = True
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["database_deselected"] = session.config.stash.get(_DESELECTED, False)
     # `bin/test tests/engine`: no database test among those asked for is no failure of the
     # PostgreSQL pass (a selection that is empty for any other reason still is).
     if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and session.config.stash.get(

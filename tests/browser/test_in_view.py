@@ -29,12 +29,11 @@ def page(page: Page) -> Page:
 
 
 def in_view(page: Page, element: Locator) -> None:
-    """The element is wholly inside the screen."""
+    """The element comes wholly inside the screen: the page brings it there once the tap's
+    answer has settled, so this waits for it (up to the expect timeout) rather than
+    looking once."""
     expect(element).to_be_visible()
-    box = element.bounding_box()
-    assert box is not None
-    height = page.viewport_size["height"] if page.viewport_size else 844
-    assert box["y"] >= 0 and box["y"] + box["height"] <= height, (box, height)
+    expect(element).to_be_in_viewport(ratio=1)
 
 
 def game_with_rounds(app: Flask, rounds: int, **rules: Any) -> str:

@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from scorekeeper.services import games as game_service
 from tests.browser.test_a11y import TAP_TARGETS, axe_problems
+from tests.browser.test_in_view import in_view
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
 
@@ -27,13 +28,6 @@ def round_3(app: Flask) -> tuple[str, str]:
         game_service.record_round(game, [0, 0, 0, 1], [0, 0, 0, 1])
         game_service.record_round(game, [1, 1, 0, 0], [1, 1, 0, 0])
         return game.public_id, f"/games/{game.public_id}/score/{token}"
-
-
-def in_view(page: Page, target: Locator) -> None:
-    box = target.bounding_box()
-    assert box is not None
-    height = page.viewport_size["height"] if page.viewport_size else 0
-    assert box["y"] >= 0 and box["y"] + box["height"] <= height, box
 
 
 @pytest.fixture(params=["light", "dark"])
