@@ -2,15 +2,16 @@
 
 The locale is the one the reader picked with the language switch (a cookie), else the
 best match of the browser's ``Accept-Language``, else English. The rules engine stays free
-of Flask and Babel: its errors carry a ``code`` and ``params``, and :func:`rule_message`
-words them here; :func:`describe_rules` is the translated twin of ``RuleSet.describe()``.
+of Flask and Babel: its errors carry a message id and their facts (``params``), and
+:func:`rule_message` words them here; :func:`describe_rules` is the translated twin of
+``RuleSet.describe()``.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,7 +33,15 @@ from flask_babel import gettext as _gettext
 from flask_babel import lazy_gettext as _lazy_gettext
 from flask_babel import ngettext as _ngettext
 
-from scorekeeper.engine import Bidding, DealerRule, Plan, RuleError, RuleSet, SuitNames, TieBreak
+from scorekeeper.engine import (
+    Bidding,
+    DealerRule,
+    EngineError,
+    Plan,
+    RuleSet,
+    SuitNames,
+    TieBreak,
+)
 from scorekeeper.engine.disputes import Note
 from scorekeeper.extensions import babel
 from scorekeeper.security import add_vary
@@ -236,29 +245,6 @@ def _who(params: dict[str, object]) -> str:
     return gettext("%(name)s (dealer)", name=who) if params.get("dealer") else who
 
 
-# Errors raised where the engine gives no params (the trick-playing code): read the facts
-# back from the English wording, which the engine's tests pin down.
-_PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"^You must follow (\w+): you have \1 in your hand\.$"), "must_follow"),
-    (re.compile(r"^(.+) is not in your hand\.$"), "not_in_hand"),
-    (re.compile(r"^It is (.+)'s turn to bid\.$"), "turn_to_bid"),
-    (re.compile(r"^It is (.+)'s turn to play\.$"), "turn_to_play"),
-    (re.compile(r"^You have already bid this round\.$"), "already_bid"),
-    (re.compile(r"^Only the dealer chooses trump when a Wizard is turned up\.$"), "dealer_chooses"),
-    (re.compile(r"^The dealer does not bid under Wizard Saboteur\.$"), "saboteur_no_bid"),
-    (re.compile(r"^The dealer must choose one of the four suits\.$"), "bad_suit"),
-    # The rule set's own checks (plain ValueErrors from RuleSet).
-    (re.compile(r"^Scoring '(\w+)' \(.*\) must be a whole number from 0 to 1000\.$"), "scoring"),
-    (re.compile(r"^Rule 'dealer_rule_from_round' .* from 1 to 20\.$"), "from_round"),
-    (re.compile(r"^The unicoloured game is for 3 or 4 players only\.$"), "unicoloured"),
-    (re.compile(r"^Wizard is played by 3 to 6 players, not (.+)\.$"), "players"),
-    (re.compile(r"^Rule '(\w+)' must be one of (.+)\.$"), "rule_choice"),
-    # Cards as text (Card.parse).
-    (re.compile(r"^(.+) is not a card: write a suit letter Y, R, G or B with 1 to 13 "), "card"),
-    (re.compile(r"^A card is written as text like 'R13', not (.+)\.$"), "card_type"),
-]
-
-
 def suit_word(colour: str) -> str:
     """A suit colour's name in the reader's language."""
     words = {
@@ -270,148 +256,171 @@ def suit_word(colour: str) -> str:
     return str(words.get(colour, colour))
 
 
-def rule_message(exc: BaseException, names: Sequence[str] | None = None) -> str:
-    """An engine error in the reader's language; its English text when there is no
-    translation for it. ``names`` (seat order) replace the engine's "Player 2".
+def _seat_name(seat: object, names: Sequence[str] | None) -> str:
+    if not isinstance(seat, int):
+        return str(seat)
+    return names[seat] if names is not None and 0 <= seat < len(names) else player_name(seat)
 
-    In English this is the engine's own message, word for word.
+
+def rule_message(exc: BaseException, names: Sequence[str] | None = None) -> str:
+    """An engine error in the reader's language, chosen by its message id and worded from
+    its facts (never from its English text); ``names`` (seat order) name the seats the
+    engine numbers ("It is Ben's turn to bid" for "Player 2").
+
+    In English this is the engine's own message, word for word, but for a seat it names.
+    Anything else, and an id with no words here, keeps its own text.
     """
+    if not isinstance(exc, EngineError):
+        return str(exc)
+    p = exc.params
+    if exc.message_id == "turn_to_bid":
+        return gettext("It is %(name)s's turn to bid.", name=_seat_name(p.get("seat"), names))
+    if exc.message_id == "turn_to_play":
+        return gettext("It is %(name)s's turn to play.", name=_seat_name(p.get("seat"), names))
     if current_language() == DEFAULT_LOCALE:
         return str(exc)
-    if not isinstance(exc, RuleError):
-        return _from_words(str(exc), names)
-    p = exc.params
-    code = exc.code
-    if code == "adjustment_seat" and "players" in p:
-        return gettext("Choose one of the %(num)s players.", num=p["players"])
-    if code == "adjustment_points" and "most" in p:
-        return gettext(
-            "A bonus or penalty is a whole number of points from −%(most)s to %(most)s, not 0.",
-            most=p["most"],
-        )
-    if code == "adjustment_reason" and "most" in p:
-        return gettext("The reason is a line of at most %(most)s characters.", most=p["most"])
-    if code == "dealer_does_not_bid":
-        return gettext(
-            "%(who)s does not bid: under Wizard Saboteur the dealer has no bid.", who=_who(p)
-        )
-    if code == "bid_out_of_range" and isinstance(p.get("bid"), int) and "cards" in p:
-        return ngettext(
-            "%(who)s can't bid %(bid)s: bids go from 0 to %(top)s in a round of %(num)s card.",
-            "%(who)s can't bid %(bid)s: bids go from 0 to %(top)s in a round of %(num)s cards.",
-            int(p["cards"]),  # type: ignore[call-overload]
-            who=_who(p),
-            bid=p["bid"],
-            top=p["top"],
-        )
-    if code == "bid_out_of_range" and "top" in p:
-        return gettext(
-            "%(who)s's bid must be a whole number from 0 to %(top)s.", who=_who(p), top=p["top"]
-        )
-    if code == "full_bid" and "top" in p:
-        return gettext(
-            "%(who)s can't bid %(bid)s: no full bid, so the most is %(top)s.",
-            who=_who(p),
-            bid=p["bid"],
-            top=p["top"],
-        )
-    if code == "bids_equal_tricks" and "cards" in p:
-        rule = (
-            gettext("plus/minus one")
-            if p.get("dealer_rule") == DealerRule.PLUS_MINUS_ONE.value
-            else gettext("Canadian rule: the dealer is in the lead")
-        )
-        allowed = p.get("allowed")
-        return ngettext(
-            "%(who)s can't bid %(bid)s: the bids would add up to the %(num)s trick "
-            "(%(rule)s). Allowed: %(allowed)s.",
-            "%(who)s can't bid %(bid)s: the bids would add up to the %(num)s tricks "
-            "(%(rule)s). Allowed: %(allowed)s.",
-            int(p["cards"]),  # type: ignore[call-overload]
-            who=_who(p),
-            bid=p["bid"],
-            rule=rule,
-            allowed=listing(allowed if isinstance(allowed, list) else []),
-        )
-    if code == "wrong_count" and "players" in p:
-        if exc.__class__.__name__ == "IllegalBid":
-            return gettext("There must be one bid per player (%(players)s), not %(count)s.", **p)
-        return gettext(
-            "There must be one trick count per player (%(players)s), not %(count)s.", **p
-        )
-    if code == "tricks_out_of_range" and "cards" in p:
-        return gettext(
-            "Tricks taken must be whole numbers from 0 to %(cards)s, not %(value)s.",
-            cards=p["cards"],
-            value=repr(p["value"]),
-        )
-    if code == "tricks_do_not_add_up" and "cards" in p:
-        return ngettext(
-            "The tricks add up to %(total)s, but %(num)s trick was played this round.",
-            "The tricks add up to %(total)s, but %(num)s tricks were played this round.",
-            int(p["cards"]),  # type: ignore[call-overload]
-            total=p["total"],
-        )
-    if code == "no_trump_round":
-        if p.get("unicoloured"):
-            return gettext("The unicoloured game has no trump.")
-        return gettext("The last round deals every card, so there is no trump.")
-    if code == "bids_missing":
-        return gettext("Every bid must be in before the tricks.")
-    return _from_words(str(exc), names)
+    words = _ENGINE_WORDS.get(exc.message_id)
+    return str(exc) if words is None else words(p)
 
 
-def _from_words(message: str, names: Sequence[str] | None = None) -> str:
-    for pattern, kind in _PATTERNS:
-        m = pattern.match(message)
-        if m is None:
-            continue
-        if kind == "must_follow":
-            suit = suit_word(m.group(1))
-            return gettext("You must follow %(suit)s: you have %(suit)s in your hand.", suit=suit)
-        if kind == "not_in_hand":
-            return gettext("%(card)s is not in your hand.", card=m.group(1))
-        if kind == "turn_to_bid":
-            return gettext("It is %(name)s's turn to bid.", name=_seat_words(m.group(1), names))
-        if kind == "turn_to_play":
-            return gettext("It is %(name)s's turn to play.", name=_seat_words(m.group(1), names))
-        if kind == "already_bid":
-            return gettext("You have already bid this round.")
-        if kind == "dealer_chooses":
-            return gettext("Only the dealer chooses trump when a Wizard is turned up.")
-        if kind == "saboteur_no_bid":
-            return gettext("The dealer does not bid under Wizard Saboteur.")
-        if kind == "bad_suit":
-            return gettext("The dealer must choose one of the four suits.")
-        if kind == "scoring":
-            field = _SCORING_FIELDS.get(m.group(1))
-            if field is not None:
-                return gettext("%(field)s must be a whole number from 0 to 1000.", field=str(field))
-        if kind == "from_round":
-            return gettext(
-                "The round the dealer rule starts from must be a whole number from 1 to 20."
-            )
-        if kind == "unicoloured":
-            return gettext("The unicoloured game is for 3 or 4 players only.")
-        if kind == "players":
-            return gettext(
-                "Wizard is played by 3 to 6 players, not %(players)s.", players=m.group(1)
-            )
-        if kind == "rule_choice":
-            return gettext(
-                "The rule %(rule)s takes one of these values: %(choices)s.",
-                rule=m.group(1),
-                choices=m.group(2),
-            )
-        if kind == "card":
-            return gettext(
-                "%(card)s is not a card: write a suit letter Y, R, G or B with 1 to 13 (like R13 "
-                "or y1), W or Z for a Wizard, J or N for a Jester.",
-                card=m.group(1),
-            )
-        if kind == "card_type":
-            return gettext("A card is written as text like 'R13', not %(card)s.", card=m.group(1))
-    return message
+def _bids_equal_tricks(p: dict[str, Any]) -> str:
+    rule = (
+        gettext("plus/minus one")
+        if p["dealer_rule"] == DealerRule.PLUS_MINUS_ONE.value
+        else gettext("Canadian rule: the dealer is in the lead")
+    )
+    return ngettext(
+        "%(who)s can't bid %(bid)s: the bids would add up to the %(num)s trick "
+        "(%(rule)s). Allowed: %(allowed)s.",
+        "%(who)s can't bid %(bid)s: the bids would add up to the %(num)s tricks "
+        "(%(rule)s). Allowed: %(allowed)s.",
+        p["cards"],
+        who=_who(p),
+        bid=p["bid"],
+        rule=rule,
+        allowed=listing(p["allowed"]),
+    )
+
+
+def _wrong_phase(p: dict[str, Any]) -> str:
+    why = {
+        "deal": lazy_gettext("the next round has to be dealt first"),
+        "choose_trump": lazy_gettext("the dealer is choosing trump"),
+        "bidding": lazy_gettext("the players are bidding"),
+        "playing": lazy_gettext("the cards are being played"),
+        "game_over": lazy_gettext("the game is over"),
+    }.get(p["phase"], p["phase"])
+    if p["doing"] == "deal":
+        return gettext("You can't deal now: %(why)s.", why=str(why))
+    if p["doing"] == "choose trump":
+        return gettext("You can't choose trump now: %(why)s.", why=str(why))
+    if p["doing"] == "bid":
+        return gettext("You can't bid now: %(why)s.", why=str(why))
+    return gettext("You can't play a card now: %(why)s.", why=str(why))
+
+
+_SCORING_FIELDS = {
+    "exact_bonus": lazy_gettext("The exact bid bonus"),
+    "per_trick": lazy_gettext("The points per trick"),
+    "per_miss": lazy_gettext("The minus per trick off"),
+}
+
+# The engine's messages by id, each worded from the error's facts (``params``).
+_ENGINE_WORDS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "adjustment_seat": lambda p: gettext("Choose one of the %(num)s players.", num=p["players"]),
+    "adjustment_points": lambda p: gettext(
+        "A bonus or penalty is a whole number of points from −%(most)s to %(most)s, not 0.",
+        most=p["most"],
+    ),
+    "adjustment_reason": lambda p: gettext(
+        "The reason is a line of at most %(most)s characters.", most=p["most"]
+    ),
+    "dealer_does_not_bid": lambda p: gettext(
+        "%(who)s does not bid: under Wizard Saboteur the dealer has no bid.", who=_who(p)
+    ),
+    "bid_out_of_range": lambda p: ngettext(
+        "%(who)s can't bid %(bid)s: bids go from 0 to %(top)s in a round of %(num)s card.",
+        "%(who)s can't bid %(bid)s: bids go from 0 to %(top)s in a round of %(num)s cards.",
+        p["cards"],
+        who=_who(p),
+        bid=p["bid"],
+        top=p["top"],
+    ),
+    "bid_not_a_number": lambda p: gettext(
+        "%(who)s's bid must be a whole number from 0 to %(top)s.", who=_who(p), top=p["top"]
+    ),
+    "full_bid": lambda p: gettext(
+        "%(who)s can't bid %(bid)s: no full bid, so the most is %(top)s.",
+        who=_who(p),
+        bid=p["bid"],
+        top=p["top"],
+    ),
+    "bids_equal_tricks": _bids_equal_tricks,
+    "wrong_bid_count": lambda p: gettext(
+        "There must be one bid per player (%(players)s), not %(count)s.",
+        players=p["players"],
+        count=p["count"],
+    ),
+    "wrong_trick_count": lambda p: gettext(
+        "There must be one trick count per player (%(players)s), not %(count)s.",
+        players=p["players"],
+        count=p["count"],
+    ),
+    "tricks_out_of_range": lambda p: gettext(
+        "Tricks taken must be whole numbers from 0 to %(cards)s, not %(value)s.",
+        cards=p["cards"],
+        value=repr(p["value"]),
+    ),
+    "tricks_do_not_add_up": lambda p: ngettext(
+        "The tricks add up to %(total)s, but %(num)s trick was played this round.",
+        "The tricks add up to %(total)s, but %(num)s tricks were played this round.",
+        p["cards"],
+        total=p["total"],
+    ),
+    "no_trump_round": lambda p: (
+        gettext("The unicoloured game has no trump.")
+        if p.get("unicoloured")
+        else gettext("The last round deals every card, so there is no trump.")
+    ),
+    "bids_missing": lambda p: gettext("Every bid must be in before the tricks."),
+    "must_follow": lambda p: gettext(
+        "You must follow %(suit)s: you have %(suit)s in your hand.", suit=suit_word(p["suit"])
+    ),
+    "not_in_hand": lambda p: gettext("%(card)s is not in your hand.", card=p["card"]),
+    "not_a_card": lambda p: gettext("%(value)s is not a card.", value=p["card"]),
+    "already_bid": lambda p: gettext("You have already bid this round."),
+    "dealer_chooses_trump": lambda p: gettext(
+        "Only the dealer chooses trump when a Wizard is turned up."
+    ),
+    "saboteur_no_bid": lambda p: gettext("The dealer does not bid under Wizard Saboteur."),
+    "bad_suit": lambda p: gettext("The dealer must choose one of the four suits."),
+    "unknown_seat": lambda p: gettext("There is no seat %(seat)s at this table.", seat=p["seat"]),
+    "wrong_phase": _wrong_phase,
+    "bad_scoring": lambda p: gettext(
+        "%(field)s must be a whole number from 0 to 1000.",
+        field=str(_SCORING_FIELDS.get(p["field"], p["field"])),
+    ),
+    "bad_dealer_rule_round": lambda p: gettext(
+        "The round the dealer rule starts from must be a whole number from 1 to 20."
+    ),
+    "unicoloured_players": lambda p: gettext("The unicoloured game is for 3 or 4 players only."),
+    "bad_player_count": lambda p: gettext(
+        "Wizard is played by 3 to 6 players, not %(players)s.", players=p["players"]
+    ),
+    "bad_rule_choice": lambda p: gettext(
+        "The rule %(rule)s takes one of these values: %(choices)s.",
+        rule=p["rule"],
+        choices=p["choices"],
+    ),
+    "not_a_card_text": lambda p: gettext(
+        "%(card)s is not a card: write a suit letter Y, R, G or B with 1 to 13 (like R13 "
+        "or y1), W or Z for a Wizard, J or N for a Jester.",
+        card=p["value"],
+    ),
+    "card_not_text": lambda p: gettext(
+        "A card is written as text like 'R13', not %(card)s.", card=p["value"]
+    ),
+}
 
 
 def dispute_note(note: Note) -> str:
@@ -434,21 +443,6 @@ def dispute_note(note: Note) -> str:
             suit=suit_word(str(p.get("suit"))),
         )
     return note.text
-
-
-_SCORING_FIELDS = {
-    "exact_bonus": lazy_gettext("The exact bid bonus"),
-    "per_trick": lazy_gettext("The points per trick"),
-    "per_miss": lazy_gettext("The minus per trick off"),
-}
-
-
-def _seat_words(who: str, names: Sequence[str] | None = None) -> str:
-    m = re.fullmatch(r"Player (\d+)", who)
-    if m is None:
-        return who
-    seat = int(m.group(1)) - 1
-    return names[seat] if names is not None and 0 <= seat < len(names) else player_name(seat)
 
 
 # -- rule sets in words --------------------------------------------------------------------

@@ -24,7 +24,15 @@ from .cards import (
     sort_hand,
     suit_pile,
 )
-from .errors import IllegalBid, IllegalPlay, InvalidRound, OutOfTurn, RuleError, WrongPhase
+from .errors import (
+    EngineError,
+    IllegalBid,
+    IllegalPlay,
+    InvalidRound,
+    OutOfTurn,
+    RuleError,
+    WrongPhase,
+)
 from .game import Game, Phase, Trick
 from .pad import (
     ADJUSTMENT_MAX,
@@ -66,6 +74,7 @@ from .scoring import places, saboteur_score, score_round, winners
 from .tricks import (
     TrickResult,
     WinReason,
+    illegal_play,
     led_suit,
     legal_plays,
     resolve_trick,
@@ -92,6 +101,7 @@ __all__ = [
     "DealerRule",
     "Game",
     "IllegalBid",
+    "EngineError",
     "IllegalPlay",
     "InvalidRound",
     "Kind",
@@ -138,6 +148,7 @@ __all__ = [
     "score_sheet",
     "suit_pile",
     "trick_winner",
+    "illegal_play",
     "why_illegal",
     "places",
     "winners",

@@ -142,6 +142,7 @@ def check_bid(
             f"{who}'s bid must be a whole number from 0 to {top}.",
             allowed=allowed,
             code="bid_out_of_range",
+            message_id="bid_not_a_number",
             params=facts,
         )
     if bid < 0 or bid > cards:
@@ -198,6 +199,7 @@ def check_bids(
         raise IllegalBid(
             f"There must be one bid per player ({players}), not {len(bids)}.",
             code="wrong_count",
+            message_id="wrong_bid_count",
             params={"players": players, "count": len(bids)},
         )
     made: dict[int, int | None] = {}

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
+from .errors import EngineError
+
 
 class Suit(Enum):
     """The four suits (R1), in the order the book lists them."""
@@ -128,12 +130,18 @@ class Card:
         :raises ValueError: when the text is not a card.
         """
         if not isinstance(text, str):
-            raise ValueError(f"A card is written as text like 'R13', not {text!r}.")
+            raise EngineError(
+                f"A card is written as text like 'R13', not {text!r}.",
+                message_id="card_not_text",
+                params={"value": repr(text)},
+            )
         card = _BY_TEXT.get(text.strip().upper())
         if card is None:
-            raise ValueError(
+            raise EngineError(
                 f"{text!r} is not a card: write a suit letter Y, R, G or B with 1 to 13 "
-                "(like R13 or y1), W or Z for a Wizard, J or N for a Jester."
+                "(like R13 or y1), W or Z for a Wizard, J or N for a Jester.",
+                message_id="not_a_card_text",
+                params={"value": repr(text)},
             )
         return card
 

@@ -8,13 +8,37 @@ bid from a card played out of turn. Messages are written for players, not progra
 from __future__ import annotations
 
 
-class RuleError(ValueError):
+class EngineError(ValueError):
+    """A value the engine can't take, said in English for players, with the message's
+    stable id and the facts it was built from.
+
+    ``message_id`` names the message (``"turn_to_bid"``, ``"bad_player_count"``, …) and
+    ``params`` holds its facts (``seat``, ``bid``, ``cards``, ``suit``, …): an app words
+    the error in the reader's language from these two, never from the English text.
+    """
+
+    message_id = "engine_error"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        message_id: str | None = None,
+        params: dict[str, object] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.params: dict[str, object] = dict(params or {})
+        if message_id is not None:
+            self.message_id = message_id
+
+
+class RuleError(EngineError):
     """An action or a value that the rules of Wizard do not allow.
 
-    ``code`` is a short stable identifier (``"forbidden_bid"``, ``"must_follow"``, …)
-    for clients that want to react to the kind of error rather than its wording.
-    ``params`` holds the facts the message was built from (``who``, ``bid``, ``cards``,
-    ``allowed``, …), so that an app can word the error in another language.
+    ``code`` is a short stable identifier of the kind of error (``"forbidden_bid"``,
+    ``"must_follow"``, …) for clients that want to react to it rather than its wording;
+    the message's own id is ``message_id``, the code unless the error says otherwise.
     """
 
     code = "rule_broken"
@@ -24,11 +48,10 @@ class RuleError(ValueError):
         message: str,
         *,
         code: str | None = None,
+        message_id: str | None = None,
         params: dict[str, object] | None = None,
     ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.params: dict[str, object] = dict(params or {})
+        super().__init__(message, message_id=message_id or code or self.code, params=params)
         if code is not None:
             self.code = code
 
@@ -47,9 +70,10 @@ class IllegalBid(RuleError):
         *,
         allowed: list[int] | None = None,
         code: str | None = None,
+        message_id: str | None = None,
         params: dict[str, object] | None = None,
     ) -> None:
-        super().__init__(message, code=code, params=params)
+        super().__init__(message, code=code, message_id=message_id, params=params)
         self.allowed = list(allowed or [])
 
 

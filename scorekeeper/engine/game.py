@@ -25,8 +25,9 @@ from .tricks import (
     TrickResult,
     WinReason,
     decide,
+    illegal_play,
     led_suit,
-    why_illegal,
+    must_follow,
 )
 
 STATE_VERSION = 1
@@ -283,12 +284,19 @@ class Game:
 
     def _check_seat(self, seat: object) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise RuleError(f"There is no seat {seat!r} at this table.", code="unknown_seat")
+            raise RuleError(
+                f"There is no seat {seat!r} at this table.",
+                code="unknown_seat",
+                params={"seat": repr(seat)},
+            )
         return seat
 
     def _need(self, phase: Phase, doing: str) -> None:
         if self.phase is not phase:
-            raise WrongPhase(f"You can't {doing} now: {_PHASE_WORDS[self.phase]}.")
+            raise WrongPhase(
+                f"You can't {doing} now: {_PHASE_WORDS[self.phase]}.",
+                params={"doing": doing, "phase": self.phase.value},
+            )
 
     def deal(self, rng: random.Random) -> None:
         """Deal the next round (R4, R7, R8; V9) with ``rng``: a seeded ``random.Random``
@@ -338,7 +346,10 @@ class Game:
         seat = self._check_seat(seat)
         self._need(Phase.CHOOSE_TRUMP, "choose trump")
         if seat != self.dealer:
-            raise OutOfTurn("Only the dealer chooses trump when a Wizard is turned up.")
+            raise OutOfTurn(
+                "Only the dealer chooses trump when a Wizard is turned up.",
+                message_id="dealer_chooses_trump",
+            )
         if not isinstance(suit, Suit):
             raise RuleError("The dealer must choose one of the four suits.", code="bad_suit")
         self.trump = suit
@@ -379,12 +390,18 @@ class Game:
         self._need(Phase.BIDDING, "bid")
         bidders = self.bidders
         if seat not in bidders:
-            raise OutOfTurn("The dealer does not bid under Wizard Saboteur.")
+            raise OutOfTurn(
+                "The dealer does not bid under Wizard Saboteur.", message_id="saboteur_no_bid"
+            )
         if self.bids[seat] is not None:
-            raise OutOfTurn("You have already bid this round.")
+            raise OutOfTurn("You have already bid this round.", message_id="already_bid")
         waiting = self.waiting_for()
         if seat not in waiting:
-            raise OutOfTurn(f"It is Player {waiting[0] + 1}'s turn to bid.")
+            raise OutOfTurn(
+                f"It is Player {waiting[0] + 1}'s turn to bid.",
+                message_id="turn_to_bid",
+                params={"seat": waiting[0]},
+            )
         checked = bidrules.check_bid(
             self.rules,
             bid,
@@ -433,8 +450,7 @@ class Game:
             if led is not suit and led is not None:
                 for c in hand:
                     if c.suit is led:
-                        reason = why_illegal(card, hand, list(map(_card, trick)))
-                        raise IllegalPlay(reason or "", code="must_follow")
+                        raise must_follow(led)
         hand.remove(card)
         trick.append((seat, card))
         if len(trick) < self.players:
@@ -458,13 +474,18 @@ class Game:
         self._need(Phase.PLAYING, "play a card")
         turn = (self.leader + len(self.trick)) % self.players
         if seat != turn:
-            raise OutOfTurn(f"It is Player {turn + 1}'s turn to play.")
+            raise OutOfTurn(
+                f"It is Player {turn + 1}'s turn to play.",
+                message_id="turn_to_play",
+                params={"seat": turn},
+            )
         if not isinstance(card, Card):
-            raise IllegalPlay(f"{card!r} is not a card.")
-        hand = self.hands[seat]
-        reason = why_illegal(card, hand, list(map(_card, self.trick)))
-        if reason is not None:
-            raise IllegalPlay(reason, code="must_follow" if card in hand else "not_in_hand")
+            raise IllegalPlay(
+                f"{card!r} is not a card.", message_id="not_a_card", params={"card": repr(card)}
+            )
+        refusal = illegal_play(card, self.hands[seat], list(map(_card, self.trick)))
+        if refusal is not None:
+            raise refusal
 
     @property
     def last_trick(self) -> Trick | None:

@@ -233,6 +233,7 @@ def check_entry(
         raise InvalidRound(
             f"There must be one trick count per player ({players}), not {len(entry.tricks)}.",
             code="wrong_count",
+            message_id="wrong_trick_count",
             params={"players": players, "count": len(entry.tricks)},
         )
     for won in entry.tricks:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from typing import Any
 
+from .errors import EngineError
+
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
 
@@ -21,7 +23,11 @@ def check_player_count(players: int) -> None:
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError("The number of players must be a whole number.")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"Wizard is played by 3 to 6 players, not {players}.")
+        raise EngineError(
+            f"Wizard is played by 3 to 6 players, not {players}.",
+            message_id="bad_player_count",
+            params={"players": players},
+        )
 
 
 class DealerRule(Enum):
@@ -74,9 +80,11 @@ class Scoring:
         for name in ("exact_bonus", "per_trick", "per_miss"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1000:
-                raise ValueError(
+                raise EngineError(
                     f"Scoring {name!r} ({name.replace('_', ' ')}) must be a whole number "
-                    "from 0 to 1000."
+                    "from 0 to 1000.",
+                    message_id="bad_scoring",
+                    params={"field": name},
                 )
 
     @property
@@ -112,9 +120,10 @@ class RuleSet:
     def __post_init__(self) -> None:
         n = self.dealer_rule_from_round
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 20:
-            raise ValueError(
+            raise EngineError(
                 "Rule 'dealer_rule_from_round' (the round the dealer rule starts from) must be "
-                "a whole number from 1 to 20."
+                "a whole number from 1 to 20.",
+                message_id="bad_dealer_rule_round",
             )
 
     # -- questions the rest of the engine asks ----------------------------------------
@@ -127,7 +136,10 @@ class RuleSet:
         """Raise :class:`ValueError` when this rule set cannot be played by ``players``."""
         check_player_count(players)
         if self.unicoloured and players > 4:
-            raise ValueError("The unicoloured game is for 3 or 4 players only.")
+            raise EngineError(
+                "The unicoloured game is for 3 or 4 players only.",
+                message_id="unicoloured_players",
+            )
 
     # -- serialisation -----------------------------------------------------------------
 
@@ -171,7 +183,11 @@ class RuleSet:
                     kwargs[key] = enum(data[key])
                 except ValueError:
                     choices = ", ".join(repr(e.value) for e in enum)
-                    raise ValueError(f"Rule {key!r} must be one of {choices}.") from None
+                    raise EngineError(
+                        f"Rule {key!r} must be one of {choices}.",
+                        message_id="bad_rule_choice",
+                        params={"rule": key, "choices": choices},
+                    ) from None
         for key in _BOOLS:
             if key in data:
                 if not isinstance(data[key], bool):

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .cards import Card, Suit
+from .errors import IllegalPlay
 from .rules import MAX_PLAYERS
 
 
@@ -100,18 +101,40 @@ def revokes(card: Card, hand: Sequence[Card], suit: Suit | None) -> bool:
     )
 
 
-def why_illegal(card: Card, hand: Sequence[Card], trick: Sequence[Card]) -> str | None:
-    """Why ``card`` may not be played from ``hand`` onto ``trick``, or ``None`` if it may.
+def illegal_play(card: Card, hand: Sequence[Card], trick: Sequence[Card]) -> IllegalPlay | None:
+    """The error that playing ``card`` from ``hand`` onto ``trick`` would be (R10, R11),
+    or ``None`` if it may be played.
 
     :raises ValueError: when the trick is already full.
     """
     _check_trick(trick, complete=False)
     if card not in hand:
-        return f"{card} is not in your hand."
+        return IllegalPlay(
+            f"{card} is not in your hand.", code="not_in_hand", params={"card": str(card)}
+        )
     suit = led_suit(trick)
     if suit is not None and revokes(card, hand, suit):
-        return f"You must follow {suit.colour}: you have {suit.colour} in your hand."
+        return must_follow(suit)
     return None
+
+
+def must_follow(suit: Suit) -> IllegalPlay:
+    """The error of a card that does not follow ``suit`` from a hand holding it (R10)."""
+    return IllegalPlay(
+        f"You must follow {suit.colour}: you have {suit.colour} in your hand.",
+        code="must_follow",
+        params={"suit": suit.colour},
+    )
+
+
+def why_illegal(card: Card, hand: Sequence[Card], trick: Sequence[Card]) -> str | None:
+    """Why ``card`` may not be played from ``hand`` onto ``trick`` in English, or ``None``
+    if it may (:func:`illegal_play` gives the message's id and facts).
+
+    :raises ValueError: when the trick is already full.
+    """
+    refusal = illegal_play(card, hand, trick)
+    return None if refusal is None else refusal.message
 
 
 def resolve_trick(

@@ -30,11 +30,11 @@ from scorekeeper.engine import (
     RuleSet,
     Suit,
     dealer_of_round,
+    illegal_play,
     legal_plays,
     places,
     round_scores,
     sort_hand,
-    why_illegal,
 )
 from scorekeeper.engine.bots import Strategy, play_until_waiting
 from scorekeeper.engine.strong import LEVELS, bot_for
@@ -290,9 +290,7 @@ def act(table: DigitalTable, seat: int, action: str, value: str, seq: object) ->
         else:
             raise Rejected(_("Unknown action."), "bad_request")
     except RuleError as exc:
-        raise Rejected(
-            _words(table, rule_message(exc, names(table))), exc.code or "illegal"
-        ) from None
+        raise Rejected(rule_message(exc, names(table)), exc.code or "illegal") from None
     except Rejected:
         raise
     except ValueError:  # a suit or card that does not parse
@@ -325,13 +323,6 @@ def _legal(game: Game, seat: int) -> list[Card]:
     if game.phase is not Phase.PLAYING or game.turn != seat:
         return []
     return legal_plays(game.hands[seat], [c for _, c in game.trick])
-
-
-def _words(table: DigitalTable, message: str) -> str:
-    """Engine messages name seats as "Player 2": use the players' names."""
-    for seat, name in enumerate(names(table)):
-        message = message.replace(f"Player {seat + 1}'s", f"{name}'s")
-    return message
 
 
 def _rng(table: DigitalTable, round_number: int) -> random.Random:
@@ -445,10 +436,10 @@ def view(table: DigitalTable, seat: int | None) -> dict[str, Any]:
     if seat is not None and game.phase is Phase.PLAYING and game.turn == seat:
         trick = [c for _, c in game.trick]
         for card in game.hands[seat]:
-            why = why_illegal(card, game.hands[seat], trick)
-            if why:
-                # The engine's words ("You must follow red: …"), in the reader's language.
-                reasons[str(card)] = rule_message(ValueError(why))
+            refusal = illegal_play(card, game.hands[seat], trick)
+            if refusal is not None:
+                # "You must follow red: …", in the reader's language.
+                reasons[str(card)] = rule_message(refusal)
     data["illegal"] = reasons
     # The hand as a player holds it: sorted, trump first (the engine's order).
     trump = None if game.rules.unicoloured else game.trump

@@ -1,6 +1,8 @@
 """The engine's errors and rule sets in words: English as the engine says it, and German."""
 
 import itertools
+import random
+from collections.abc import Callable
 
 import pytest
 from flask import Flask
@@ -8,6 +10,7 @@ from flask import Flask
 from scorekeeper import engine, i18n
 from scorekeeper.engine import (
     Bidding,
+    Card,
     DealerRule,
     IllegalBid,
     InvalidRound,
@@ -168,14 +171,61 @@ def test_rule_lines_in_german(app: Flask) -> None:
         assert i18n.describe_rules(RuleSet()) == ["Standardregeln"]
 
 
+def _refusal(action: Callable[[], object]) -> engine.EngineError:
+    with pytest.raises(engine.EngineError) as caught:
+        action()
+    return caught.value
+
+
 def test_digital_play_errors_in_german(app: Flask) -> None:
+    """R10 and whose turn it is, as the engine raises them, in German and with names."""
+    game = engine.Game.new(RuleSet(), 3, 0)
+    game.deal(random.Random(4))
+    wrong_phase = _refusal(lambda: game.play(1, game.hands[1][0]))
+    while game.phase is engine.Phase.CHOOSE_TRUMP or game.phase is engine.Phase.BIDDING:
+        if game.phase is engine.Phase.CHOOSE_TRUMP:
+            game.choose_trump(game.dealer, engine.Suit.RED)
+        else:
+            game.bid(game.waiting_for()[0], 0)
+    bid_in_play = _refusal(lambda: game.bid(game.leader, 0))
+    turn = _refusal(lambda: game.play((game.leader + 1) % 3, game.hands[(game.leader + 1) % 3][0]))
+    revoke = engine.illegal_play(
+        Card.parse("B3"), [Card.parse("B3"), Card.parse("R5")], [Card.parse("R2")]
+    )
+    assert revoke is not None
+    names = ["Ann", "Ben", "Cat"]
     with app.test_request_context(headers={"Accept-Language": "de"}):
-        must_follow = engine.IllegalPlay(
-            "You must follow red: you have red in your hand.", code="must_follow"
+        assert i18n.rule_message(revoke) == "Du musst rot bedienen: Du hast rot auf der Hand."
+        leader = game.leader
+        assert i18n.rule_message(turn) == f"Spieler {leader + 1} ist mit dem Ausspielen dran."
+        assert i18n.rule_message(turn, names) == f"{names[leader]} ist mit dem Ausspielen dran."
+        assert i18n.rule_message(wrong_phase) == (
+            "Du kannst jetzt keine Karte spielen: es wird angesagt."
         )
-        assert i18n.rule_message(must_follow) == "Du musst rot bedienen: Du hast rot auf der Hand."
-        turn = engine.OutOfTurn("It is Player 2's turn to play.")
-        assert i18n.rule_message(turn) == "Spieler 2 ist mit dem Ausspielen dran."
+        assert i18n.rule_message(bid_in_play) == (
+            "Du kannst jetzt nicht ansagen: die Karten werden gespielt."
+        )
+    with app.test_request_context():
+        assert i18n.rule_message(turn, names) == f"It is {names[game.leader]}'s turn to play."
+        assert i18n.rule_message(revoke) == str(revoke)
+
+
+def test_engine_errors_are_worded_by_their_id_not_their_english(app: Flask) -> None:
+    """Rewording an engine message in English keeps its German: the words come from the
+    message id and the facts, never from the English text."""
+    reworded = [
+        engine.IllegalPlay("Follow red!", code="must_follow", params={"suit": "red"}),
+        engine.OutOfTurn("Ben next.", message_id="turn_to_bid", params={"seat": 1}),
+        engine.EngineError("Too many!", message_id="bad_player_count", params={"players": 7}),
+        engine.EngineError("Nope.", message_id="not_a_card_text", params={"value": "'X9'"}),
+    ]
+    with app.test_request_context(headers={"Accept-Language": "de"}):
+        assert [i18n.rule_message(e) for e in reworded] == [
+            "Du musst rot bedienen: Du hast rot auf der Hand.",
+            "Spieler 2 ist mit der Ansage dran.",
+            "Wizard wird von 3 bis 6 Spielern gespielt, nicht von 7.",
+            i18n.rule_message(_refusal(lambda: Card.parse("X9"))),
+        ]
 
 
 @pytest.mark.parametrize(
