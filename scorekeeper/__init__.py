@@ -11,8 +11,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request
+from flask.typing import ResponseReturnValue
 from sqlalchemy import event
+from werkzeug.exceptions import HTTPException
 
 from scorekeeper import accesslog, cli, compression, i18n, limits, passphrase, security, simulate
 from scorekeeper.extensions import csrf, db, migrate
@@ -79,9 +81,22 @@ def create_app(
     app.register_blueprint(api_bp)
     app.register_blueprint(resolver_bp)
     app.register_blueprint(digital_bp)
+    _too_large_in_each_voice(app)
     cli.init_app(app)
     simulate.init_app(app)
     return app
+
+
+def _too_large_in_each_voice(app: Flask) -> None:
+    """A body over the size limit is refused before any view has the request, so the
+    refusal is the app's: the API's JSON for the API, the web's page for the rest. Here,
+    above both, so that neither of the two imports the other."""
+    from scorekeeper.api.errors import http_error
+    from scorekeeper.web.errors import too_large
+
+    @app.errorhandler(413)
+    def refuse(error: HTTPException) -> ResponseReturnValue:
+        return http_error(error) if request.path.startswith("/api/") else too_large(error)
 
 
 def _normalise_database_url(url: str) -> str:

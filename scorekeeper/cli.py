@@ -18,6 +18,7 @@ from scorekeeper import i18n
 from scorekeeper.i18n import _
 from scorekeeper.models import Circle
 from scorekeeper.services import circles as circle_service
+from scorekeeper.services import games as game_service
 from scorekeeper.services import stats, transfer
 from scorekeeper.services.errors import NotFound, Rejected
 
@@ -107,7 +108,8 @@ def import_command(file: BinaryIO, circle_id: str | None) -> None:
 @in_shell_language
 def rebuild_stats_command() -> None:
     """Recompute the statistics' summaries from every stored round (after an upgrade)."""
-    click.echo(_("Statistics rebuilt from %(count)s games.", count=stats.rebuild()), err=True)
+    counted = stats.rebuild(game_service.sheet_of)
+    click.echo(_("Statistics rebuilt from %(count)s games.", count=counted), err=True)
 
 
 @click.command("circles")

@@ -9,7 +9,7 @@ seats in the same way.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -480,18 +480,17 @@ def records(circle_id: int, limit: int = 3) -> Records:
 # -- rebuilding ------------------------------------------------------------------------------
 
 
-def rebuild() -> int:
+def rebuild(sheet_of: Callable[[Game], engine.Sheet]) -> int:
     """Recompute every seat's summary, the by-cards counts and the head-to-head records
     from the stored rounds (after upgrading a database that had games before these
-    summaries existed). Returns the number of games counted (deleted ones are not). One
-    transaction."""
-    from scorekeeper.services import games as game_service
-
+    summaries existed), each game's sheet from ``sheet_of`` (``games.sheet_of``, which
+    imports this module). Returns the number of games counted (deleted ones are not).
+    One transaction."""
     db.session.execute(delete(PlayerCards))
     db.session.execute(delete(Rivalry))
     count = 0
     for game in db.session.scalars(select(Game).order_by(Game.id)):
-        sheet = game_service.sheet_of(game)
+        sheet = sheet_of(game)
         if game.deleted_at is not None:
             # A deleted game keeps its seats' summaries (for an undo) but counts nowhere.
             for seat, summary in zip(game.seats, seat_summaries(sheet), strict=True):

@@ -50,14 +50,9 @@ def csrf_failed(error: CSRFError) -> tuple[str, int]:
     )
 
 
-@bp.app_errorhandler(413)
 def too_large(error: HTTPException) -> ResponseReturnValue:
-    """A body over the size limit (refused before it was read), with the limit in words;
-    in the API's JSON for the API."""
-    if request.path.startswith("/api/"):
-        from scorekeeper.api.errors import http_error
-
-        return http_error(error)
+    """A body over the size limit (refused before it was read), with the limit in words
+    (the app sends the API's own 413 to the API: see ``scorekeeper.create_app``)."""
     db.session.rollback()
     if request.endpoint == "web.history_upload" and request.view_args:
         # The import page again, where the person is looking, with the limit in words.

@@ -22,6 +22,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Change, Game, Player, PlayerCards, Rivalry
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import digital as digital_service
+from scorekeeper.services import games as game_service
 from scorekeeper.services import history, stats, transfer
 from tests.history.support import Fixture, join, random_history, the_circle
 from tests.web.support import Pages
@@ -254,12 +255,12 @@ def test_rebuilding_the_statistics_leaves_deleted_games_out(app: Flask, fx: Fixt
     with app.app_context():
         assert history.delete_game(history.find_game(fx.g1))
         counted = _statistics(fx.circle_id)
-        assert stats.rebuild() == 2
+        assert stats.rebuild(game_service.sheet_of) == 2
         assert _statistics(fx.circle_id) == counted
         # The undo after a rebuild still puts back exactly what the game adds.
         assert history.restore_game(history.find_game(fx.g1))
         restored = _statistics(fx.circle_id)
-        stats.rebuild()
+        stats.rebuild(game_service.sheet_of)
         assert _statistics(fx.circle_id) == restored
 
 
