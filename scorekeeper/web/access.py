@@ -16,7 +16,6 @@ from scorekeeper.idempotency import remember
 from scorekeeper.models import Circle, Game
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import games as game_service
-from scorekeeper.services.errors import NotFound
 
 # The session (a signed cookie) lists the games this browser keeps score of, newest
 # last, as [public_id, scorer token or ""]. The token is what the "share scoring" link
@@ -83,10 +82,7 @@ def load_game(public_id: str) -> Game:
     loaded: dict[str, Game] = g.setdefault("games", {})
     game = loaded.get(public_id)
     if game is None:
-        try:
-            game = loaded[public_id] = game_service.get_game(public_id)
-        except NotFound:
-            abort(404)
+        game = loaded[public_id] = game_service.get_game(public_id)
     return game
 
 
@@ -203,10 +199,7 @@ def load_circle(public_id: str) -> Circle:
     does not exist otherwise (nothing says whether it does)."""
     if not holds_circle(public_id):
         abort(404)
-    try:
-        circle = circle_service.get_circle(public_id)
-    except NotFound:
-        abort(404)
+    circle = circle_service.get_circle(public_id)
     if not is_member(circle):
         abort(404)
     return circle

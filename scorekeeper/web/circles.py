@@ -117,10 +117,7 @@ def create_circle() -> ResponseReturnValue:
 
 def _linked_circle(circle_id: str, key: str) -> Circle:
     """The circle of a link; a wrong link is the same 404 as no circle."""
-    try:
-        circle = circle_service.get_circle(circle_id)
-    except NotFound:
-        abort(404)
+    circle = circle_service.get_circle(circle_id)
     if not circle_service.key_matches(circle, key):
         abort(404)
     return circle

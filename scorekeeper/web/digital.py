@@ -34,7 +34,7 @@ from scorekeeper.services import digital as service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import players as player_service
 from scorekeeper.services import roster
-from scorekeeper.services.errors import Conflict, NotFound, Rejected
+from scorekeeper.services.errors import Conflict, Rejected
 from scorekeeper.web.access import is_htmx, member_circles, member_circles_held, qr_svg
 from scorekeeper.web.cardfaces import suit_word
 
@@ -210,18 +210,12 @@ def _private(response: Response) -> Response:
 
 
 def _load(public_id: str) -> DigitalTable:
-    try:
-        return service.get_table(public_id)
-    except NotFound:
-        abort(404)
+    return service.get_table(public_id)
 
 
 def _seat(public_id: str, token: str) -> tuple[DigitalTable, int]:
     table = _load(public_id)
-    try:
-        return table, service.seat_of(table, token)
-    except NotFound:
-        abort(404)
+    return table, service.seat_of(table, token)
 
 
 def _etag(table: DigitalTable, who: str) -> str:

@@ -8,6 +8,7 @@ from werkzeug.exceptions import HTTPException, SecurityError
 from scorekeeper import limits
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _
+from scorekeeper.services.errors import NotFound
 from scorekeeper.web import bp
 from scorekeeper.web.access import is_htmx
 
@@ -22,9 +23,18 @@ def _error(status: int, title: str, detail: str | None = None) -> tuple[str, int
 
 
 @bp.app_errorhandler(404)
-def not_found(error: HTTPException) -> tuple[str, int]:
+def not_found(error: HTTPException | NotFound) -> tuple[str, int]:
     """Say the page does not exist and offer the way home."""
     return _error(404, _("Page not found"))
+
+
+@bp.app_errorhandler(NotFound)
+def nothing_there(error: NotFound) -> tuple[str, int]:
+    """What a service did not find (a game, round, table, seat, circle or player) is the
+    same page, with whatever the request had begun undone. (The API answers its own in
+    JSON: see ``api/errors.py``.)"""
+    db.session.rollback()
+    return not_found(error)
 
 
 @bp.app_errorhandler(403)

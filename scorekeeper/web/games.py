@@ -32,7 +32,7 @@ from scorekeeper.services import circles as circle_service
 from scorekeeper.services import digital as digital_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import pages as page_service
-from scorekeeper.services.errors import NotFound, Rejected
+from scorekeeper.services.errors import Rejected
 from scorekeeper.services.padview import pad_view, trump_options
 from scorekeeper.web import bp, cached, takeback
 from scorekeeper.web.access import (
@@ -136,9 +136,6 @@ def _act(
     except Rejected as exc:
         db.session.rollback()
         return _game_response(load_game(public_id), exc.status, message=exc.message)
-    except NotFound:
-        db.session.rollback()
-        abort(404)
     if done:
         flash(done)
     if not is_htmx():
@@ -507,9 +504,6 @@ def _adjust(
         return _edit_response(
             load_game(public_id), number, exc.status, message=exc.message, adjust_sent=sent
         )
-    except NotFound:
-        db.session.rollback()
-        abort(404)
     flash(note)
     if not is_htmx():
         return _back_to_game(game)

@@ -31,7 +31,7 @@ from scorekeeper.idempotency import idempotent
 from scorekeeper.models import Game
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import history, roster, stats, transfer
-from scorekeeper.services.errors import NotFound, Rejected
+from scorekeeper.services.errors import Rejected
 from scorekeeper.web import bp
 from scorekeeper.web.access import (
     is_htmx,
@@ -164,10 +164,7 @@ def _find(public_id: str) -> Game:
     """The game, deleted or not; 404 when there is none."""
     if len(public_id) > PUBLIC_ID_MAX:
         abort(404)
-    try:
-        return history.find_game(public_id)
-    except NotFound:
-        abort(404)
+    return history.find_game(public_id)
 
 
 def may_delete(game: Game | history.GameLine) -> bool:
@@ -258,10 +255,7 @@ def _player_page(
     circle_id: str, player_id: int, error: str | None = None, status: int = 200
 ) -> tuple[str, int]:
     circle = load_circle(circle_id)
-    try:
-        data = stats.player_stats(_player_id(player_id), circle.id)
-    except NotFound:
-        abort(404)
+    data = stats.player_stats(_player_id(player_id), circle.id)
     others = [(pid, name) for pid, name in history.player_choices(circle.id) if pid != player_id]
     html = render_template("history/player.html", circle=circle, s=data, others=others, error=error)
     return html, status
@@ -291,8 +285,6 @@ def player_rename(circle_id: str, player_id: int) -> BaseResponse | tuple[str, i
         player = roster.rename_player(
             circle.id, _player_id(player_id), request.form.get("name", "")
         )
-    except NotFound:
-        abort(404)
     except Rejected as exc:
         return _player_page(circle_id, player_id, exc.message, 422)
     flash(_("Renamed to %(name)s.", name=player.name))
@@ -311,8 +303,6 @@ def player_merge(circle_id: str, player_id: int) -> BaseResponse | tuple[str, in
         )
     try:
         player = roster.merge_players(circle.id, _player_id(player_id), int(other))
-    except NotFound:
-        abort(404)
     except Rejected as exc:
         return _player_page(circle_id, player_id, exc.message, 422)
     flash(_("Merged: all those games are now %(name)s's.", name=player.name))

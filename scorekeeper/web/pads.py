@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import quote
 
 import weasyprint
-from flask import Response, abort, current_app, render_template, request
+from flask import Response, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
@@ -34,7 +34,7 @@ from scorekeeper.i18n import LazyString, _, _l
 from scorekeeper.services import games as game_service
 from scorekeeper.services import pagecache
 from scorekeeper.services.charts import game_chart
-from scorekeeper.services.errors import NotFound, Rejected
+from scorekeeper.services.errors import Rejected
 from scorekeeper.services.padview import (
     HIDDEN_BID,
     BlankPad,
@@ -195,10 +195,7 @@ def render_blank(wanted: BlankRequest) -> bytes:
 @bp.get("/games/<public_id>/pad.pdf")
 def game_pad_pdf(public_id: str) -> ResponseReturnValue:
     """A game's score pad as PDF, as far as it has been played (the view id is enough)."""
-    try:
-        game = game_service.get_game(public_id)
-    except NotFound:
-        abort(404)
+    game = game_service.get_game(public_id)
     paper = request.args.get("paper", "a4").strip().lower() or "a4"
     if paper not in pdf.PAPERS:
         message = _no_paper(paper)
