@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .errors import IllegalBid
 from .plan import bidding_order
-from .rules import DealerRule, RuleSet
+from .rules import Bidding, DealerRule, RuleSet
 
 
 def max_bid(rules: RuleSet, cards: int) -> int:
@@ -19,6 +19,23 @@ def bidders(rules: RuleSet, dealer: int, players: int) -> list[int]:
     """Seats that bid, in order (R6); under Wizard Saboteur the dealer does not bid (V6)."""
     order = bidding_order(dealer, players)
     return order[:-1] if rules.saboteur else order
+
+
+def bids_seen(
+    rules: RuleSet, bids: Sequence[int | None], bidders: Sequence[int], *, played: bool
+) -> bool:
+    """Whether a round's bids may be seen by all (V3, V4): always once the round is played
+    (``played``: its tricks are in); before that, open bids at once, hidden bids once
+    every bidder has bid, secret bids not at all. A seat always sees its own bid.
+
+    The one answer for every view of a round: the pad and its pages, the change log, the
+    exports, the API, a digital seat and a bot.
+    """
+    if played or rules.bidding is Bidding.OPEN:
+        return True
+    if rules.bidding is Bidding.HIDDEN:
+        return all(bids[s] is not None for s in bidders)
+    return False
 
 
 def dealer_rule_applies(

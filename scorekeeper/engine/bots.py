@@ -16,7 +16,6 @@ from typing import Protocol
 
 from .cards import Card, Suit, full_deck
 from .game import Game, Phase
-from .rules import Bidding
 from .tricks import resolve_trick
 
 
@@ -51,12 +50,7 @@ def _foresight_round(game: Game) -> bool:
 
 def _shown_bid(game: Game, seat: int, other: int) -> int | None:
     """``other``'s bid as ``seat`` sees it (V3 hidden until all are in, V4 secret)."""
-    bid = game.bids[other]
-    if other == seat or game.rules.bidding is Bidding.OPEN:
-        return bid
-    if game.rules.bidding is Bidding.HIDDEN and game.phase is Phase.PLAYING:
-        return bid
-    return None
+    return game.bids[other] if game.bid_seen_by(seat, other) else None
 
 
 def _beats(game: Game, card: Card) -> bool:

@@ -591,6 +591,14 @@ class Game:
 
     # -- what one seat may see -----------------------------------------------------------
 
+    def bid_seen_by(self, seat: int | None, other: int) -> bool:
+        """Whether ``seat`` (``None``: a spectator) may see ``other``'s bid (V3, V4: see
+        :func:`bids_seen`)."""
+        played = self.phase is Phase.DEAL or self.phase is Phase.GAME_OVER
+        return other == seat or bidrules.bids_seen(
+            self.rules, self.bids, self.bidders, played=played
+        )
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """The state as seen from ``seat`` (``None``: a spectator who sees no hand).
 
@@ -614,19 +622,12 @@ class Game:
         for s, hand in enumerate(self.hands):
             visible = seat is not None and ((s != seat) if foresight else (s == seat))
             hands.append([str(c) for c in hand] if visible else None)
-        all_in = all(self.bids[s] is not None for s in self.bidders)
         bids: list[int | None | str] = []
         for s, b in enumerate(self.bids):
-            shown = (
-                self.rules.bidding is Bidding.OPEN
-                or s == seat
-                or (self.rules.bidding is Bidding.HIDDEN and all_in)
-                or self.phase in (Phase.DEAL, Phase.GAME_OVER)
-            )
             if b is None:
                 bids.append(None)
             else:
-                bids.append(b if shown else "hidden")
+                bids.append(b if self.bid_seen_by(seat, s) else "hidden")
         history = self.to_dict()["history"]
         return {
             "round": self.round_number,

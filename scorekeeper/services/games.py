@@ -519,13 +519,8 @@ def _bids_shown(game: Game, dealer: int, entry: RoundEntry) -> bool:
     """Whether the bids of ``entry`` may be seen: always once the tricks are in; before
     that with open bids, or hidden bids (V3) once every bid is in; never secret ones (V4)."""
     rules = rules_of(game)
-    if entry.tricks is not None or rules.bidding is engine.Bidding.OPEN:
-        return True
-    if rules.bidding is engine.Bidding.HIDDEN:
-        return all(
-            entry.bids[s] is not None for s in engine.bidders(rules, dealer, game.player_count)
-        )
-    return False
+    bidders = engine.bidders(rules, dealer, game.player_count)
+    return engine.bids_seen(rules, entry.bids, bidders, played=entry.tricks is not None)
 
 
 def _change_summary(

@@ -275,16 +275,6 @@ def _bid_text(bid: int | None, show: bool, is_bidder: bool) -> str:
     return str(bid) if show else HIDDEN_BID
 
 
-def _bids_visible(
-    rules: RuleSet, bids: list[int | None], bidders: list[int], complete: bool
-) -> bool:
-    if complete or rules.bidding is Bidding.OPEN:
-        return True
-    if rules.bidding is Bidding.HIDDEN:
-        return all(bids[s] is not None for s in bidders)
-    return False  # V4: not before the round's tricks are recorded
-
-
 def pad_view(game: Game) -> PadView:
     """Everything a pad shows for ``game``; hidden and secret bids are masked here, so
     no page, fragment, PDF or API answer built from this can leak them."""
@@ -296,7 +286,7 @@ def pad_view(game: Game) -> PadView:
     for scored in sheet.rounds:
         bidders = engine.bidders(rules, scored.dealer, n)
         bids = list(scored.entry.bids)
-        show = _bids_visible(rules, bids, bidders, scored.complete)
+        show = engine.bids_seen(rules, bids, bidders, played=scored.complete)
         cells = [
             Cell(
                 _bid_text(bids[s], show, s in bidders),
@@ -406,7 +396,7 @@ def _draft_view(
     order = engine.bidding_order(draft.dealer, n)
     bidders = engine.bidders(rules, draft.dealer, n)
     bids_in = all(draft.bids[s] is not None for s in bidders)
-    show = _bids_visible(rules, draft.bids, bidders, False)
+    show = engine.bids_seen(rules, draft.bids, bidders, played=False)
     next_bidder = next((s for s in bidders if draft.bids[s] is None), None)
     next_taker = next((s for s in order if draft.tricks[s] is None), None) if bids_in else None
     choices: list[BidChoice] = []

@@ -53,7 +53,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import engine, i18n, writers
-from scorekeeper.engine import Bidding, RoundEntry, RuleSet, TrumpCall
+from scorekeeper.engine import RoundEntry, RuleSet, TrumpCall
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _, _n, rule_message
 from scorekeeper.limits import check_json_depth
@@ -108,13 +108,13 @@ def _stamp(value: datetime | None) -> str | None:
     return value.astimezone(UTC).isoformat()
 
 
-def _masked(game: Game, rnd: Round) -> bool:
-    """V3/V4: the open round's bids are not shown outside the table before their time."""
-    return _masked_round(game.rules, rnd.complete)
-
-
-def _masked_round(rules: dict[str, Any], complete: bool) -> bool:
-    return not complete and rules.get("bidding", "open") != Bidding.OPEN.value
+def _masked(rules: RuleSet, dealer: int, bids: Sequence[int | None], complete: bool) -> bool:
+    """V3/V4: a round's bids are left out of an export until they may be seen by all,
+    as on the pad (engine.bids_seen)."""
+    if not bids:
+        return False
+    bidders = engine.bidders(rules, dealer, len(bids))
+    return not engine.bids_seen(rules, bids, bidders, played=complete)
 
 
 Lines = Sequence[tuple[int | None, int | None, int | None, int | None]]  # bid, tricks, score, total
@@ -131,11 +131,12 @@ def _game_dict(
     names), its players' names, its rounds with their lines in seat order, and its
     changes."""
     out_rounds = []
+    rules = RuleSet.from_dict(game.rules)
     for rnd, lines in rounds:
         bids, tricks, scores, totals = (
             (list(column) for column in zip(*lines, strict=True)) if lines else ([], [], [], [])
         )
-        if not reveal_open_bids and _masked_round(game.rules, rnd.complete):
+        if not reveal_open_bids and _masked(rules, rnd.dealer, bids, rnd.complete):
             bids = [None] * len(bids)
         out_rounds.append(
             {
@@ -405,8 +406,9 @@ def game_csv(game: Game) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_HEADER)
     names = [s.player.name for s in game.seats]
+    rules = RuleSet.from_dict(game.rules)
     for rnd in game.rounds:
-        masked = _masked(game, rnd)
+        masked = _masked(rules, rnd.dealer, [r.bid for r in rnd.results], rnd.complete)
         for r in rnd.results:
             given = [a for a in rnd.adjustments or () if a["seat"] == r.seat]
             adjusted = sum(a["points"] for a in given)

@@ -5,12 +5,14 @@ from typing import Any
 import pytest
 
 from scorekeeper.engine import (
+    Bidding,
     DealerRule,
     IllegalBid,
     RuleSet,
     allowed_bids,
     bid_limits,
     bidders,
+    bids_seen,
     check_bid,
     check_bids,
     dealer_rule_applies,
@@ -309,3 +311,30 @@ def test_v6_check_bids_wants_no_bid_from_the_dealer() -> None:
     check_bids(V6, [1, 1, 1, None], **kwargs)
     with pytest.raises(IllegalBid, match="does not bid"):
         check_bids(V6, [1, 1, 1, 0], **kwargs)
+
+
+# -- who may see the bids (V3, V4) -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bidding", "bids", "played", "seen"),
+    [
+        (Bidding.OPEN, [None, 1, None], False, True),  # open: each bid as it is made
+        (Bidding.HIDDEN, [None, 1, 2], False, False),  # V3: Ann has not bid yet
+        (Bidding.HIDDEN, [0, 1, 2], False, True),  # V3: all in, shown together
+        (Bidding.SECRET, [0, 1, 2], False, False),  # V4: all in, still sealed
+        (Bidding.SECRET, [0, 1, 2], True, True),  # V4: the round is played
+        (Bidding.HIDDEN, [None, 1, 2], True, True),
+    ],
+)
+def test_v3_v4_when_the_bids_are_seen(
+    bidding: Bidding, bids: list[int | None], played: bool, seen: bool
+) -> None:
+    assert bids_seen(RuleSet(bidding=bidding), bids, [1, 2, 0], played=played) is seen
+
+
+def test_v3_v6_the_saboteur_dealer_has_no_bid_to_wait_for() -> None:
+    rules = RuleSet(bidding=Bidding.HIDDEN, saboteur=True)
+    order = bidders(rules, 0, 3)  # Ben, Cat: Ann deals and does not bid
+    assert bids_seen(rules, [None, 1, 2], order, played=False)
+    assert not bids_seen(rules, [None, None, 2], order, played=False)

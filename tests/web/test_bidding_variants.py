@@ -1,5 +1,7 @@
 """Hidden bids (V3), secret bids (V4) and Wizard Saboteur (V6) on the pages."""
 
+import csv
+import io
 import re
 from collections.abc import Callable
 from functools import partial
@@ -41,6 +43,27 @@ def test_hidden_bids_are_masked_until_the_last_is_in(pages: Pages, follower: Pag
     assert [b for b, _t in seat_rows(body).values()] == ["2", "1", "0"]
     assert pad_bids(body, 1) == ["0", "2", "1"]
     assert "1 over" in body
+
+
+def test_v3_the_exports_show_hidden_bids_when_the_pad_does(pages: Pages) -> None:
+    """One answer for every view (engine.bids_seen): the game's CSV and JSON leave the
+    hidden bids out while the pad does, and show them as soon as it does, the round still
+    open."""
+    pid = pages.new_game(["Ann", "Ben", "Cat"], dealer=0, bidding="hidden", round_plan="short")
+
+    def exported() -> tuple[list[str], list[int | None]]:
+        rows = list(csv.reader(io.StringIO(ok(pages.client.get(f"/games/{pid}/export.csv")).text)))
+        bid = rows[0].index("bid")
+        data = ok(pages.client.get(f"/games/{pid}/export.json")).get_json()
+        return [row[bid] for row in rows[1:]], data["game"]["rounds"][0]["bids"]
+
+    ok(pages.bid(pid, 1, 2))
+    ok(pages.bid(pid, 2, 1))
+    assert pad_bids(pages.page(pid).get_data(as_text=True), 1) == ["", "✓", "✓"]
+    assert exported() == (["", "", ""], [None, None, None])
+    ok(pages.bid(pid, 0, 0))
+    assert pad_bids(pages.page(pid).get_data(as_text=True), 1) == ["0", "2", "1"]
+    assert exported() == (["0", "2", "1"], [0, 2, 1])
 
 
 def normalise(body: str, pids: tuple[str, ...]) -> str:
