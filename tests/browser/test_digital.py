@@ -4,11 +4,13 @@ two people on two phones, and one phone passed round the table."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from scorekeeper.services import digital as service
 from scorekeeper.services import games as game_service
@@ -18,7 +20,7 @@ ILLEGAL = "#seat form[action$='/act'] button.illegal"
 SIZES = {"390x844": (390, 844), "320x640": (320, 640)}
 # A turn's keys and hand fit the first screen of the smallest phone up to this many cards;
 # longer hands are brought into view by the page itself when the turn comes.
-FITS_320 = 7
+FITS_320 = 6
 
 
 def version_on(page: Page) -> int:
@@ -68,9 +70,20 @@ def in_view(page: Page, selector: str) -> bool:
 
 
 def act(page: Page) -> int:
-    """Make this phone's move (a bid or a playable card); the answer's status."""
+    """Make this phone's move (a bid or a playable card); the answer's status. If the
+    move can't be made, the failure shows what the seat showed."""
     with page.expect_response(lambda r: r.url.endswith("/act")) as done:
-        page.locator(MOVE).last.click()
+        try:
+            page.locator(MOVE).last.click(timeout=15_000)
+        except PlaywrightTimeoutError as exc:
+            seat = page.locator("#seat")
+            shown = {
+                "pacing": seat.get_attribute("data-pacing"),
+                "hx-headers": seat.get_attribute("hx-headers"),
+                "moves": page.locator(MOVE).count(),
+                "html": seat.inner_html()[:4000],
+            }
+            raise AssertionError(f"no move could be made: {shown}") from exc
     return done.value.status
 
 
@@ -195,7 +208,9 @@ def test_two_people_on_two_phones_play_three_rounds(
     latencies: list[int] = []
     with app.app_context():
         plan = service.engine_game(service.get_table(public_id)).plan
+    deadline = time.monotonic() + 300  # three rounds take well under a minute
     while True:
+        assert time.monotonic() < deadline, "the two phones stopped getting moves"
         with app.app_context():
             game = service.engine_game(service.get_table(public_id))
         if game.round_number > 3:
@@ -204,7 +219,10 @@ def test_two_people_on_two_phones_play_three_rounds(
         if turn is None:
             continue  # the bots are still at it, or a poll has yet to come
         page = phones[turn]
+        before = page.locator("#seat").get_attribute("hx-headers")
         assert act(page) == 200
+        # The answer is in this phone's page (the response can come before its swap).
+        expect(page.locator("#seat")).not_to_have_attribute("hx-headers", str(before))
         # The other phone sees the move within 1.5 s (a poll every second, 304 meanwhile).
         target = version_on(page)
         other_phone = phones[1 - turn]
