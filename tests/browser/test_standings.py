@@ -65,8 +65,11 @@ def accessible(page: Page) -> None:
 
 
 def in_view(page: Page, element: Locator) -> None:
-    """Wholly on screen, as the page opens, without scrolling."""
+    """Wholly on screen, without scrolling by the person. Waited for: after a tap the page
+    settles (a shorter panel, the scroll the browser then clamps) a moment after the
+    answer's words are in."""
     expect(element).to_be_visible()
+    expect(element).to_be_in_viewport(ratio=1)
     box = element.bounding_box()
     size = page.viewport_size
     assert box is not None and size is not None
