@@ -273,11 +273,15 @@ def rule_message(exc: BaseException, names: Sequence[str] | None = None) -> str:
     if not isinstance(exc, EngineError):
         return str(exc)
     p = exc.params
+    # The engine numbers seats; a caller that knows the names has the words name them.
+    named = names is not None and isinstance(p.get("seat"), int) and not p.get("name")
+    if named:
+        p = {**p, "name": _seat_name(p["seat"], names)}
     if exc.message_id == "turn_to_bid":
         return gettext("It is %(name)s's turn to bid.", name=_seat_name(p.get("seat"), names))
     if exc.message_id == "turn_to_play":
         return gettext("It is %(name)s's turn to play.", name=_seat_name(p.get("seat"), names))
-    if current_language() == DEFAULT_LOCALE:
+    if current_language() == DEFAULT_LOCALE and not named:
         return str(exc)
     words = _ENGINE_WORDS.get(exc.message_id)
     return str(exc) if words is None else words(p)
