@@ -387,6 +387,35 @@ _ENGINE_WORDS: dict[str, Callable[[dict[str, Any]], str]] = {
         else gettext("The last round deals every card, so there is no trump.")
     ),
     "bids_missing": lambda p: gettext("Every bid must be in before the tricks."),
+    # A round entered tap by tap (engine.RoundDraft).
+    "no_seat": lambda p: gettext("There is no such player at this table."),
+    "tricks_started": lambda p: gettext(
+        "The tricks are being entered: clear them before changing a bid."
+    ),
+    "deals_and_does_not_bid": lambda p: gettext(
+        "%(name)s deals and does not bid under Wizard Saboteur.", name=_who(p)
+    ),
+    "bids_first": lambda p: gettext("%(name)s bids first.", name=_who(p)),
+    "tricks_from_zero": lambda p: gettext("Tricks taken go from 0 to %(cards)s.", cards=p["cards"]),
+    "tricks_left": lambda p: ngettext(
+        "%(name)s can't have taken %(value)s: only %(num)s of the %(cards)s tricks is left.",
+        "%(name)s can't have taken %(value)s: only %(num)s of the %(cards)s tricks are left.",
+        p["left"],
+        name=_who(p),
+        value=p["value"],
+        cards=p["cards"],
+    ),
+    "last_count_is_left": lambda p: gettext(
+        "The tricks must add up to %(cards)s: %(name)s took %(left)s.",
+        cards=p["cards"],
+        name=_who(p),
+        left=p["left"],
+    ),
+    "enter_bids_first": lambda p: gettext("Enter every bid before the tricks."),
+    "rest_does_not_add_up": lambda p: gettext(
+        "Their bids don't add up with the tricks entered: enter each count."
+    ),
+    "tricks_missing": lambda p: gettext("Enter every player's tricks first."),
     "must_follow": lambda p: gettext(
         "You must follow %(suit)s: you have %(suit)s in your hand.", suit=suit_word(p["suit"])
     ),

@@ -25,6 +25,7 @@ from .cards import (
     sort_hand,
     suit_pile,
 )
+from .entry import Option, RoundDraft
 from .errors import (
     EngineError,
     IllegalBid,
@@ -84,6 +85,8 @@ from .tricks import (
 )
 
 __all__ = [
+    "Option",
+    "RoundDraft",
     "sort_hand",
     "ADJUSTMENT_MAX",
     "REASON_MAX",

@@ -9,6 +9,7 @@ one seat without revealing the other hands.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from operator import itemgetter
@@ -241,6 +242,40 @@ class Game:
             totals_before=self.totals,
         )
 
+    def bid_refusals_seen(self, seat: int) -> dict[int, IllegalBid]:
+        """Why each bid from 0 to the cards that ``seat`` may not make now is refused, as
+        far as the seat can tell (the bids it sees: V3, V4); empty when it is not theirs
+        to bid."""
+        allowed = self.allowed_bids_seen(seat)
+        if not allowed:
+            return {}
+        seen = {
+            s: b
+            for s, b in enumerate(self.bids)
+            if s != seat and b is not None and self.bid_seen_by(seat, s)
+        }
+        refusals: dict[int, IllegalBid] = {}
+        for bid in range(self.cards + 1):
+            if bid in allowed:
+                continue
+            try:
+                self._check_bid(seat, bid, seen)
+            except IllegalBid as exc:
+                refusals[bid] = exc
+        return refusals
+
+    def _check_bid(self, seat: int, bid: object, bids: Mapping[int, int | None]) -> int | None:
+        return bidrules.check_bid(
+            self.rules,
+            bid,
+            round_number=self.round_number,
+            cards=self.cards,
+            dealer=self.dealer,
+            seat=seat,
+            bids=bids,
+            totals_before=self.totals,
+        )
+
     def legal_cards(self, seat: int) -> list[Card]:
         """The cards ``seat`` may play now (empty when it is not their turn), in hand order.
 
@@ -402,16 +437,7 @@ class Game:
                 message_id="turn_to_bid",
                 params={"seat": waiting[0]},
             )
-        checked = bidrules.check_bid(
-            self.rules,
-            bid,
-            round_number=self.round_number,
-            cards=self.cards,
-            dealer=self.dealer,
-            seat=seat,
-            bids=dict(enumerate(self.bids)),
-            totals_before=self.totals,
-        )
+        checked = self._check_bid(seat, bid, dict(enumerate(self.bids)))
         if checked is None:  # pragma: no cover - bidders() excludes this seat
             raise IllegalBid("This seat has no bid.")
         self.bids[seat] = checked

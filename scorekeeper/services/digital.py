@@ -441,6 +441,15 @@ def view(table: DigitalTable, seat: int | None) -> dict[str, Any]:
                 # "You must follow red: …", in the reader's language.
                 reasons[str(card)] = rule_message(refusal)
     data["illegal"] = reasons
+    # Why each bid key the seat may not tap is refused, from the bids it sees (V3, V4).
+    data["bid_reasons"] = (
+        {}
+        if seat is None
+        else {
+            bid: rule_message(exc, data["names"])
+            for bid, exc in game.bid_refusals_seen(seat).items()
+        }
+    )
     # The hand as a player holds it: sorted, trump first (the engine's order).
     trump = None if game.rules.unicoloured else game.trump
     data["hands"] = [

@@ -12,8 +12,9 @@ import hashlib
 import hmac
 import json
 import secrets
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import func, select
@@ -24,7 +25,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from scorekeeper import engine
 from scorekeeper.engine import RoundEntry, RuleError, RuleSet, TrumpCall
 from scorekeeper.extensions import db
-from scorekeeper.i18n import _, _n, rule_message
+from scorekeeper.i18n import _, rule_message
 from scorekeeper.models import Change, Game, Round, RoundResult, Seat, utcnow
 from scorekeeper.services import idempotency, stats
 from scorekeeper.services import players as player_service
@@ -219,36 +220,30 @@ def sheet_of(game: Game) -> engine.Sheet:
     return sheet
 
 
-@dataclass(frozen=True)
-class Draft:
-    """The round being entered: what is stored so far (bids, tricks tapped, trump)."""
-
-    number: int
-    cards: int
-    dealer: int
-    bids: list[int | None]
-    tricks: list[int | None]
-    trump: TrumpCall | None
-
-
-def draft_of(game: Game) -> Draft | None:
-    """The round to enter next (stored partly or not at all), or ``None`` when done."""
+def draft_of(game: Game) -> engine.RoundDraft | None:
+    """The round to enter next (stored partly or not at all) as the engine's draft, or
+    ``None`` when every round of the plan is recorded."""
     sheet = sheet_of(game)
     number = sheet.next_number()
     if number is None:
         return None
-    n = game.player_count
+    rules = rules_of(game)
+    totals = tuple(sheet.totals_before(number))
     if game.rounds and not game.rounds[-1].complete:
         rnd = game.rounds[-1]
-        return Draft(
+        return engine.RoundDraft(
+            rules,
             number,
             rnd.cards,
             rnd.dealer,
-            [r.bid for r in rnd.results],
-            [r.tricks for r in rnd.results],
+            totals,
+            tuple(r.bid for r in rnd.results),
+            tuple(r.tricks for r in rnd.results),
             TrumpCall.parse(rnd.trump) if rnd.trump else None,
         )
-    return Draft(number, sheet.plan[number - 1], sheet.dealer(number), [None] * n, [None] * n, None)
+    return engine.RoundDraft.empty(
+        rules, number, sheet.plan[number - 1], sheet.dealer(number), totals
+    )
 
 
 # -- writing --------------------------------------------------------------------------------
@@ -653,15 +648,17 @@ def remove_adjustment(
 # -- entering a round tap by tap (the score pad page) ---------------------------------------
 
 
-def _draft_entry(
-    draft: Draft, bids: Sequence[int | None] | None = None, trump: TrumpCall | None | Any = _UNSET
-) -> RoundEntry:
-    return RoundEntry(
-        tuple(draft.bids if bids is None else bids), None, draft.trump if trump is _UNSET else trump
-    )
+@contextmanager
+def _pad_rules(game: Game) -> Iterator[None]:
+    """A draft's command refused by the engine becomes a refusal in the reader's words,
+    naming the players."""
+    try:
+        yield
+    except RuleError as exc:
+        raise Rejected(rule_message(exc, names_of(game)), exc.code) from None
 
 
-def _open_draft(game: Game) -> Draft:
+def _open_draft(game: Game) -> engine.RoundDraft:
     draft = draft_of(game)
     if draft is None:
         raise Rejected(_("The game is over: every round of the plan is recorded."), "game_over")
@@ -669,72 +666,25 @@ def _open_draft(game: Game) -> Draft:
 
 
 def set_bid(game: Game, seat: int, bid: int | None, version: int | None = None) -> None:
-    """Enter (or change, or with ``None`` take back) one player's bid in the open round.
-
-    Bids go in bidding order: a player may bid once everyone before them has. Taking a
-    bid back takes back that bid alone (the others stay, maybe collected in secret: V3,
-    V4); made again after the others, it completes the round and the dealer rule holds it
-    (V1, V2).
+    """Enter (or change, or with ``None`` take back) one player's bid in the open round
+    (:meth:`engine.RoundDraft.bid` says what may be bid when).
 
     :raises Rejected: out of order, after the tricks have started, or a forbidden bid.
     """
     _expect_version(game, version)
     draft = _open_draft(game)
-    n = game.player_count
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise Rejected(_("There is no such player at this table."), "bad_seat")
-    if any(t is not None for t in draft.tricks):
-        raise Rejected(
-            _("The tricks are being entered: clear them before changing a bid."), "tricks_started"
-        )
-    rules = rules_of(game)
-    names = names_of(game)
-    order = engine.bidders(rules, draft.dealer, n)
-    if seat not in order:
-        raise Rejected(
-            _("%(name)s deals and does not bid under Wizard Saboteur.", name=names[seat]),
-            "dealer_does_not_bid",
-        )
-    bids = list(draft.bids)
-    if bid is None:
-        bids[seat] = None
-    else:
-        before = order[: order.index(seat)]
-        waiting = [s for s in before if bids[s] is None]
-        if waiting:
-            raise Rejected(_("%(name)s bids first.", name=names[waiting[0]]), "not_your_turn")
-        # Checked as this player's bid, with every other bid made so far: one made again
-        # after the dealer's is refused as its own, not as the dealer's.
-        _check_bid(game, draft, seat, bid, bids)
-        bids[seat] = bid
-    entry = _draft_entry(draft, bids)
+    with _pad_rules(game):
+        draft = draft.bid(seat, bid)
+    entry = draft.entry()
     _check(game, draft.number, entry)
     _store(game, draft.number, entry, complete=False)
-    who = names[seat]
+    who = names_of(game)[seat]
     _finish(
         game,
         "bid",
         f"Round {draft.number}: {who} " + ("bid cleared" if bid is None else "bid entered"),
         draft.number,
     )
-
-
-def _check_bid(game: Game, draft: Draft, seat: int, bid: object, bids: list[int | None]) -> None:
-    """:raises Rejected: when ``seat`` may not bid ``bid`` with the other ``bids`` made."""
-    try:
-        engine.check_bid(
-            rules_of(game),
-            bid,
-            round_number=draft.number,
-            cards=draft.cards,
-            dealer=draft.dealer,
-            seat=seat,
-            bids={s: b for s, b in enumerate(bids) if s != seat and b is not None},
-            totals_before=sheet_of(game).totals_before(draft.number),
-            names=names_of(game),
-        )
-    except ValueError as exc:
-        raise _rejected(exc) from None
 
 
 def put_back(
@@ -756,126 +706,44 @@ def put_back(
         raise Rejected(_("There is nothing to put back."), "nothing_to_put_back")
     if any(not 0 <= seat < n or current[seat] is not None for seat in values):
         raise Rejected(_("There is nothing to put back."), "nothing_to_put_back")
-    restored = [values.get(seat, value) for seat, value in enumerate(current)]
-    first = names[min(values, key=engine.bidding_order(draft.dealer, n).index)]
+    restored = tuple(values.get(seat, value) for seat, value in enumerate(current))
+    first = names[min(values, key=draft.order.index)]
     if kind == "bid":
-        entry = _draft_entry(draft, restored)
-        _check(game, draft.number, entry)
-        _store(game, draft.number, entry, complete=False, tricks_draft=draft.tricks)
+        draft = replace(draft, bids=restored)
+        _check(game, draft.number, draft.entry())
+        _store(game, draft.number, draft.entry(), complete=False, tricks_draft=draft.tricks)
         summary = f"Round {draft.number}: {first} bid entered"
         _finish(game, kind, summary, draft.number)
         return None
     # Every count back in: the round is scored, as when the last one is tapped.
     summary = f"Round {draft.number}: {first}'s tricks entered"
     tap = {"seat": min(values), "filled": sorted(values)[1:]}
-    return _counts_entered(game, draft, restored, summary, tap)
+    return _counts_entered(game, replace(draft, tricks=restored), summary, tap)
 
 
 def set_draft_trump(game: Game, trump: object, version: int | None = None) -> None:
     """Record the open round's trump. :raises Rejected: for a trump that doesn't fit (P1)."""
     _expect_version(game, version)
-    draft = _open_draft(game)
-    entry = _draft_entry(draft, trump=parse_trump(trump))
+    draft = _open_draft(game).with_trump(parse_trump(trump))
+    entry = draft.entry()
     _check(game, draft.number, entry)
     _store(game, draft.number, entry, complete=False, tricks_draft=draft.tricks)
     _finish(game, "trump", f"Round {draft.number}: trump {_show(entry.trump)}", draft.number)
 
 
 def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = None) -> int | None:
-    """Enter one player's tricks in the open round, in any order. Forced counts fill
-    themselves in: when all but one are in, the last (the tricks must add up to the cards
-    of the round); when every trick is taken, the others' 0. Once every count is in the
+    """Enter one player's tricks in the open round, in any order; the forced counts fill
+    themselves in (:meth:`engine.RoundDraft.record_tricks`). Once every count is in the
     round is scored (R16) — :func:`reopen_round` is its undo. Returns the number of the
     round scored, or ``None`` while counts are missing.
 
     :raises Rejected: before every bid is in, or for a count that can't add up.
     """
     _expect_version(game, version)
-    draft = _open_draft(game)
-    n = game.player_count
-    names = names_of(game)
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise Rejected(_("There is no such player at this table."), "bad_seat")
-    _need_bids(game, draft)
-    counts = list(draft.tricks)
-    if tricks is None:
-        counts[seat] = None
-        filled: list[int] = []
-    else:
-        if (
-            isinstance(tricks, bool)
-            or not isinstance(tricks, int)
-            or not (0 <= tricks <= draft.cards)
-        ):
-            raise Rejected(
-                _("Tricks taken go from 0 to %(cards)s.", cards=draft.cards), "tricks_out_of_range"
-            )
-        counts[seat] = tricks
-        others = sum(c for s, c in enumerate(counts) if c is not None and s != seat)
-        if others + tricks > draft.cards:
-            left = draft.cards - others
-            raise Rejected(
-                _n(
-                    "%(name)s can't have taken %(value)s: only %(num)s of the %(cards)s "
-                    "tricks is left.",
-                    "%(name)s can't have taken %(value)s: only %(num)s of the %(cards)s "
-                    "tricks are left.",
-                    left,
-                    name=names[seat],
-                    value=tricks,
-                    cards=draft.cards,
-                ),
-                "tricks_do_not_add_up",
-            )
-        filled = _fill_forced(counts, draft.cards)
-    summary = f"Round {draft.number}: {names[seat]}'s tricks entered"
-    return _counts_entered(game, draft, counts, summary, {"seat": seat, "filled": filled})
-
-
-def _fill_forced(counts: list[int | None], cards: int) -> list[int]:
-    """Fill in the counts that are forced: once every trick is taken the others took
-    none, and the last count is what is left. Returns the seats filled in."""
-    missing = [s for s, c in enumerate(counts) if c is None]
-    left = cards - sum(c for c in counts if c is not None)
-    if len(missing) == 1 or (missing and left == 0):
-        for s in missing:
-            counts[s] = left
-        return missing
-    return []
-
-
-def _need_bids(game: Game, draft: Draft) -> None:
-    rules = rules_of(game)
-    if any(draft.bids[s] is None for s in engine.bidders(rules, draft.dealer, game.player_count)):
-        raise Rejected(_("Enter every bid before the tricks."), "bids_missing")
-
-
-def rest_as_bid_fits(rules: RuleSet, draft: Draft) -> bool:
-    """Whether the players whose counts are missing can all have taken what they bid:
-    their bids and the counts in add up to the cards (a V6 dealer without a bid takes
-    what is left). Never for secret bids (V4): the scorer doesn't see them yet."""
-    if rules.bidding is engine.Bidding.SECRET:
-        return False
-    return _rest_as_bid(draft) is not None
-
-
-def _rest_as_bid(draft: Draft) -> list[int] | None:
-    """The counts with every missing one as bid (a V6 dealer without a bid takes what is
-    left), or ``None`` when fewer than two are missing or they don't add up."""
-    counts = list(draft.tricks)
-    missing = [s for s, c in enumerate(counts) if c is None]
-    no_bid = [s for s in missing if draft.bids[s] is None]
-    if len(missing) < 2 or len(no_bid) > 1:
-        return None
-    for s in missing:
-        counts[s] = draft.bids[s]
-    taken = sum(c for c in counts if c is not None)
-    for s in no_bid:
-        counts[s] = draft.cards - taken
-        taken = draft.cards
-    if taken != draft.cards or any(c is None or c < 0 for c in counts):
-        return None
-    return [c for c in counts if c is not None]
+    with _pad_rules(game):
+        draft, filled = _open_draft(game).record_tricks(seat, tricks)
+    summary = f"Round {draft.number}: {names_of(game)[seat]}'s tricks entered"
+    return _counts_entered(game, draft, summary, {"seat": seat, "filled": filled})
 
 
 def rest_as_bid(game: Game, version: int | None = None) -> int:
@@ -886,39 +754,28 @@ def rest_as_bid(game: Game, version: int | None = None) -> int:
         the rest don't add up with the counts in.
     """
     _expect_version(game, version)
-    draft = _open_draft(game)
-    _need_bids(game, draft)
-    counts = _rest_as_bid(draft)
-    if rules_of(game).bidding is engine.Bidding.SECRET or counts is None:
-        raise Rejected(
-            _("Their bids don't add up with the tricks entered: enter each count."),
-            "rest_does_not_add_up",
-        )
-    filled = [s for s, c in enumerate(draft.tricks) if c is None]
+    with _pad_rules(game):
+        draft, filled = _open_draft(game).rest_made_their_bids()
     summary = f"Round {draft.number}: the rest made their bids"
-    scored = _counts_entered(game, draft, list(counts), summary, {"seat": None, "filled": filled})
+    scored = _counts_entered(game, draft, summary, {"seat": None, "filled": filled})
     assert scored is not None
     return scored
 
 
 def _counts_entered(
-    game: Game,
-    draft: Draft,
-    counts: list[int | None],
-    summary: str,
-    tap: dict[str, Any],
+    game: Game, draft: engine.RoundDraft, summary: str, tap: dict[str, Any]
 ) -> int | None:
     """Store the open round's trick counts; once every one is in, score the round.
     ``tap`` (the seat tapped, the seats filled in by themselves) goes into the change
     log, where :func:`reopen_round` finds what to take back."""
-    if any(c is None for c in counts):
-        _store(game, draft.number, _draft_entry(draft), complete=False, tricks_draft=counts)
+    if not draft.tricks_in:
+        _store(game, draft.number, draft.entry(), complete=False, tricks_draft=draft.tricks)
         _finish(game, "tricks", summary, draft.number, tap)
         return None
     game.changes.append(
         Change(action="tricks", summary=summary, round_number=draft.number, data=tap)
     )
-    _store(game, draft.number, _draft_entry(draft), complete=False, tricks_draft=counts)
+    _store(game, draft.number, draft.entry(), complete=False, tricks_draft=draft.tricks)
     return _score_open_round(game, _open_draft(game))
 
 
@@ -956,14 +813,11 @@ def clear_tricks_from(game: Game, seat: int, version: int | None = None) -> None
     """
     _expect_version(game, version)
     draft = _open_draft(game)
-    n = game.player_count
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise Rejected(_("There is no such player at this table."), "bad_seat")
-    counts = list(draft.tricks)
-    counts[seat] = None
-    if counts == draft.tricks:
+    with _pad_rules(game):
+        cleared = draft.clear_tricks(seat)
+    if cleared == draft:
         return
-    _store(game, draft.number, _draft_entry(draft), complete=False, tricks_draft=counts)
+    _store(game, draft.number, draft.entry(), complete=False, tricks_draft=cleared.tricks)
     _finish(
         game,
         "tricks",
@@ -979,15 +833,14 @@ def confirm_round(game: Game, version: int | None = None) -> int:
     :raises Rejected: when tricks are missing or don't add up.
     """
     _expect_version(game, version)
-    draft = _open_draft(game)
-    if any(t is None for t in draft.tricks):
-        raise Rejected(_("Enter every player's tricks first."), "tricks_missing")
-    return _score_open_round(game, draft)
+    return _score_open_round(game, _open_draft(game))
 
 
-def _score_open_round(game: Game, draft: Draft) -> int:
-    trump = draft.trump if draft.trump is not None else _default_trump(game, draft.number)
-    entry = RoundEntry(tuple(draft.bids), tuple(t or 0 for t in draft.tricks), trump)
+def _score_open_round(game: Game, draft: engine.RoundDraft) -> int:
+    with _pad_rules(game):
+        entry = draft.confirm()
+    if entry.trump is None:
+        entry = replace(entry, trump=_default_trump(game, draft.number))
     _check(game, draft.number, entry)
     _store(game, draft.number, entry, complete=True)
     _finish(

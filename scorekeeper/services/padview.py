@@ -393,43 +393,9 @@ def _draft_view(
     if draft is None:
         return None
     n = game.player_count
-    order = engine.bidding_order(draft.dealer, n)
-    bidders = engine.bidders(rules, draft.dealer, n)
-    bids_in = all(draft.bids[s] is not None for s in bidders)
-    show = engine.bids_seen(rules, draft.bids, bidders, played=False)
-    next_bidder = next((s for s in bidders if draft.bids[s] is None), None)
-    next_taker = next((s for s in order if draft.tricks[s] is None), None) if bids_in else None
-    choices: list[BidChoice] = []
-    limits = None
-    if next_bidder is not None:
-        totals_before = sheet.totals_before(draft.number)
-        limits = engine.bid_limits(
-            rules,
-            round_number=draft.number,
-            cards=draft.cards,
-            dealer=draft.dealer,
-            totals_before=totals_before,
-        )
-        # With hidden or secret bids (V3, V4) nothing shown before a bid may give the
-        # others' total away: the keys leave out the dealer rule, which refuses the bid
-        # that makes the total only once it is made (V1, V2).
-        known = {s: draft.bids[s] for s in bidders if draft.bids[s] is not None} if show else {}
-        for value in range(draft.cards + 1):
-            try:
-                engine.check_bid(
-                    rules,
-                    value,
-                    round_number=draft.number,
-                    cards=draft.cards,
-                    dealer=draft.dealer,
-                    seat=next_bidder,
-                    bids=known,
-                    totals_before=totals_before,
-                    names=names,
-                )
-                choices.append(BidChoice(value, True, None))
-            except engine.IllegalBid as exc:
-                choices.append(BidChoice(value, False, i18n.rule_message(exc)))
+    show = draft.bids_shown
+    next_bidder = draft.next_bidder
+    choices = [_choice(option, names) for option in draft.bid_options()]
     shown_total = sum(b for b in draft.bids if b is not None) if show else None
     no_trump_round = engine.deals_every_card(rules, n, draft.cards)
     trump = draft.trump
@@ -439,81 +405,50 @@ def _draft_view(
         number=draft.number,
         cards=draft.cards,
         dealer=draft.dealer,
-        bidding_order=order,
-        bidders=bidders,
+        bidding_order=draft.order,
+        bidders=draft.bidders,
         leader=engine.first_lead(draft.dealer, n),
         trump=trump_label(trump, rules),
         trump_value="" if trump is None else str(trump),
         no_trump_round=no_trump_round,
-        bids=[_bid_text(draft.bids[s], show, s in bidders) for s in range(n)],
-        bids_in=bids_in,
+        bids=[_bid_text(draft.bids[s], show, s in draft.bidders) for s in range(n)],
+        bids_in=draft.bids_in,
         next_bidder=next_bidder,
         choices=choices,
         balance="" if shown_total is None else _balance(shown_total, draft.cards),
         tricks=list(draft.tricks),
-        tricks_in=all(t is not None for t in draft.tricks),
+        tricks_in=draft.tricks_in,
         bids_total=shown_total,
         trump_mark=trump_mark(trump, rules),
         trump_suit=trump.suit.colour if trump is not None and trump.suit is not None else None,
-        next_taker=next_taker,
-        trick_choices=_trick_choices(draft, names, next_taker),
-        undo=_undo(game, draft, order, bidders),
-        rest_as_bid=bids_in and game_service.rest_as_bid_fits(rules, draft),
+        next_taker=draft.next_taker,
+        trick_choices=[_choice(o, names) for o in draft.trick_options(draft.next_taker)],
+        undo=_undo(game, draft),
+        rest_as_bid=draft.rest_as_bid() is not None,
         shown_bids=[b if show else None for b in draft.bids],
-        limits=limits,
+        limits=None if next_bidder is None else draft.limits,
         sealed="" if rules.bidding is Bidding.OPEN else HIDDEN_BID,
     )
 
 
-def _trick_choices(
-    draft: game_service.Draft, names: list[str], seat: int | None
-) -> list[BidChoice]:
-    """The trick counts ``seat`` may be given: together with the counts already in they
-    must not pass the cards of the round, and the last one must make them add up."""
-    if seat is None:
-        return []
-    entered = sum(t for s, t in enumerate(draft.tricks) if t is not None and s != seat)
-    left = draft.cards - entered
-    missing = [s for s, t in enumerate(draft.tricks) if t is None and s != seat]
-    choices = []
-    for value in range(draft.cards + 1):
-        if value > left:
-            reason = i18n._n(
-                "%(name)s can't have taken %(value)s: only %(num)s of the %(cards)s "
-                "tricks is left.",
-                "%(name)s can't have taken %(value)s: only %(num)s of the %(cards)s "
-                "tricks are left.",
-                left,
-                name=names[seat],
-                value=value,
-                cards=draft.cards,
-            )
-        elif not missing and value != left:
-            reason = i18n._(
-                "The tricks must add up to %(cards)s: %(name)s took %(left)s.",
-                cards=draft.cards,
-                name=names[seat],
-                left=left,
-            )
-        else:
-            reason = None
-        choices.append(BidChoice(value, reason is None, reason))
-    return choices
+def _choice(option: engine.Option, names: list[str]) -> BidChoice:
+    """A key of the keypad, a refused one with the engine's reason in the reader's words."""
+    if option.refusal is None:
+        return BidChoice(option.value, True, None)
+    return BidChoice(option.value, False, i18n.rule_message(option.refusal, names))
 
 
-def _undo(
-    game: Game, draft: game_service.Draft, order: list[int], bidders: list[int]
-) -> tuple[str, int] | None:
+def _undo(game: Game, draft: engine.RoundDraft) -> tuple[str, int] | None:
     """What one step back clears: the last trick count tapped (the change log says which;
     counts go in in any order), else the last bid."""
-    tapped = [s for s in order if draft.tricks[s] is not None]
+    tapped = draft.counts_in
     if tapped:
         last = game_service.last_count_tap(game, draft.number)
         if last is not None and last[0] in tapped:
             return ("tricks", last[0])
         return ("tricks", tapped[-1])
-    bid = [s for s in bidders if draft.bids[s] is not None]
-    return ("bid", bid[-1]) if bid else None
+    bid = draft.last_bid
+    return None if bid is None else ("bid", bid)
 
 
 # -- a blank pad, printed before game night (no game stored) --------------------------------

@@ -26,7 +26,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 
 from scorekeeper import i18n, limits, writers
-from scorekeeper.engine import Bidding, DealerRule, IllegalBid, Plan, RuleSet, Suit, check_bid
+from scorekeeper.engine import Bidding, DealerRule, Plan, RuleSet, Suit
 from scorekeeper.extensions import db
 from scorekeeper.idempotency import idempotent, remember
 from scorekeeper.models import DigitalTable
@@ -249,28 +249,7 @@ def _context(table: DigitalTable, seat: int | None, **extra: Any) -> dict[str, A
     names = v["names"]
     rules: RuleSet = v["rules"]
     french = rules.suit_names.value == "french"
-    bid_reasons: dict[int, str] = {}
     top = v["cards"]
-    if seat is not None and v["allowed_bids"]:
-        for bid in range(0, top + 1):
-            if bid in v["allowed_bids"]:
-                continue
-            try:
-                game = service.engine_game(table)
-                check_bid(
-                    rules,
-                    bid,
-                    round_number=game.round_number,
-                    cards=game.cards,
-                    dealer=game.dealer,
-                    seat=seat,
-                    # Only the bids this seat sees (V3, V4): a reason never tells more.
-                    bids={s: b for s, b in enumerate(v["bids"]) if isinstance(b, int)},
-                    totals_before=game.totals,
-                    names=names,
-                )
-            except IllegalBid as exc:
-                bid_reasons[bid] = i18n.rule_message(exc)
     context: dict[str, Any] = {
         "v": v,
         "me": seat,
@@ -278,7 +257,7 @@ def _context(table: DigitalTable, seat: int | None, **extra: Any) -> dict[str, A
         "french": french,
         "suit_word": lambda s: suit_word(s, french),
         "suits": list(Suit),
-        "bid_reasons": bid_reasons,
+        "bid_reasons": v["bid_reasons"],
         "max_bid": top,
         "message": None,
         "mode": "seat",

@@ -52,5 +52,5 @@ def test_v3_one_tap_takes_back_one_hidden_bid_and_undo_puts_it_back(
     expect(page.locator("form.taps .ask")).to_contain_text("Eve")
     with app.app_context():
         draft = game_service.draft_of(game_service.get_game(public_id))
-        assert draft is not None and draft.bids == [0, 1, 0, 0, None]
+        assert draft is not None and draft.bids == (0, 1, 0, 0, None)
     page.screenshot(path=artifacts / "take-back-undone.png")

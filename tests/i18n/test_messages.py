@@ -247,3 +247,46 @@ def test_change_log_lines_in_german(app: Flask, stored: str, german: str) -> Non
         assert i18n.change_summary(stored) == german
     with app.test_request_context():
         assert i18n.change_summary(stored) == stored
+
+
+def _draft_refusal(command: Callable[[engine.RoundDraft], object]) -> engine.RuleError:
+    draft = engine.RoundDraft.empty(STANDARD, 3, 3, 0, (0, 0, 0))
+    for seat in draft.bidders:
+        draft = draft.bid(seat, 1)
+    with pytest.raises(engine.RuleError) as caught:
+        command(draft)
+    return caught.value
+
+
+@pytest.mark.parametrize(
+    ("command", "english", "german"),
+    [
+        (
+            lambda d: d.bid(2, None).bid(0, 1),
+            "Cat bids first.",
+            "Cat sagt zuerst an.",
+        ),
+        (
+            lambda d: d.record_tricks(1, 3)[0].record_tricks(2, 1),
+            "Cat can't have taken 1: only 0 of the 3 tricks are left.",
+            "Cat kann nicht 1 Stiche gemacht haben: Von den 3 Stichen sind nur noch 0 übrig.",
+        ),
+        (
+            lambda d: d.confirm(),
+            "Enter every player's tricks first.",
+            "Trage zuerst die Stiche aller Spieler ein.",
+        ),
+    ],
+)
+def test_a_round_being_entered_is_refused_by_message_id_naming_the_players(
+    app: Flask, command: Callable[[engine.RoundDraft], object], english: str, german: str
+) -> None:
+    """The draft's errors carry their id and facts (a seat number, not a name): the words
+    and the names are chosen when shown."""
+    exc = _draft_refusal(command)
+    assert "Cat" not in str(exc)
+    names = ["Ann", "Ben", "Cat"]
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert i18n.rule_message(exc, names) == english
+    with app.test_request_context(headers={"Accept-Language": "de"}):
+        assert i18n.rule_message(exc, names) == german

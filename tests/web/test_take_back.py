@@ -44,7 +44,7 @@ def stored_bids(app: Flask, pid: str) -> list[int | None]:
     with app.app_context():
         draft = game_service.draft_of(game_service.get_game(pid))
         assert draft is not None
-        return draft.bids
+        return list(draft.bids)
 
 
 @pytest.fixture

@@ -1,0 +1,171 @@
+"""The round being entered on a pad (engine.RoundDraft): queries answer, commands raise."""
+
+import pytest
+
+from scorekeeper.engine import (
+    Bidding,
+    DealerRule,
+    RoundDraft,
+    RuleError,
+    RuleSet,
+    TrumpCall,
+    allowed_bids,
+)
+
+
+def draft(rules: RuleSet | None = None, cards: int = 3, dealer: int = 0, players: int = 4):
+    return RoundDraft.empty(rules or RuleSet(), 3, cards, dealer, (0,) * players)
+
+
+def bid_all(d: RoundDraft, bids: list[int]) -> RoundDraft:
+    for seat, bid in zip(d.bidders, bids, strict=False):
+        d = d.bid(seat, bid)
+    return d
+
+
+def refused(call, code: str, message_id: str):  # type: ignore[no-untyped-def]
+    with pytest.raises(RuleError) as caught:
+        call()
+    assert (caught.value.code, caught.value.message_id) == (code, message_id)
+    return caught.value
+
+
+def test_r6_bids_go_in_order_from_the_dealers_left() -> None:
+    d = draft(dealer=1)
+    assert d.order == [2, 3, 0, 1] and d.next_bidder == 2
+    exc = refused(lambda: d.bid(3, 1), "not_your_turn", "bids_first")
+    assert exc.params == {"seat": 2} and str(exc) == "Player 3 bids first."
+    d = d.bid(2, 1)
+    assert d.next_bidder == 3 and d.bids == (None, None, 1, None)
+
+
+def test_commands_return_a_new_draft_and_leave_the_old_one_alone() -> None:
+    d = draft()
+    after = d.bid(1, 2)
+    assert d.bids == (None,) * 4 and after.bids == (None, 2, None, None)
+    assert after.with_trump(TrumpCall.parse("red")).trump == TrumpCall.parse("red")
+
+
+def test_r9_bid_keys_go_from_0_to_the_cards_each_refusal_with_its_error() -> None:
+    d = draft(RuleSet(no_full_bid=True), cards=3)
+    options = d.bid_options()
+    assert [o.value for o in options] == [0, 1, 2, 3]
+    assert [o.allowed for o in options] == [True, True, True, False]
+    assert options[3].refusal is not None and options[3].refusal.message_id == "full_bid"
+
+
+def test_v1_the_last_bidder_may_not_make_the_total() -> None:
+    d = bid_all(draft(RuleSet(dealer_rule=DealerRule.PLUS_MINUS_ONE)), [1, 0, 1])
+    assert d.next_bidder == 0
+    assert [o.value for o in d.bid_options() if not o.allowed] == [1]
+    exc = refused(lambda: d.bid(0, 1), "bids_equal_tricks", "bids_equal_tricks")
+    assert exc.params["seat"] == 0
+    assert d.bid(0, 2).bids_in
+
+
+@pytest.mark.parametrize("bidding", [Bidding.HIDDEN, Bidding.SECRET])
+def test_v3_v4_the_last_bidders_keys_leave_the_dealer_rule_out(bidding: Bidding) -> None:
+    rules = RuleSet(dealer_rule=DealerRule.PLUS_MINUS_ONE, bidding=bidding)
+    d = bid_all(draft(rules), [1, 0, 1])
+    assert not d.bids_shown
+    assert all(o.allowed for o in d.bid_options())  # blind
+    refused(lambda: d.bid(0, 1), "bids_equal_tricks", "bids_equal_tricks")  # when made
+    assert d.bid(0, 0).bids_in
+
+
+def test_v6_the_saboteur_dealer_does_not_bid() -> None:
+    d = draft(RuleSet(saboteur=True), dealer=0)
+    assert d.bidders == [1, 2, 3]
+    refused(lambda: d.bid(0, 1), "dealer_does_not_bid", "deals_and_does_not_bid")
+    assert bid_all(d, [1, 1, 1]).bids_in
+
+
+def test_bids_may_be_taken_back_alone_until_the_counts_start() -> None:
+    d = bid_all(draft(), [1, 0, 1, 0])
+    assert d.last_bid == 0
+    assert d.bid(2, None).bids == (0, 1, None, 1)
+    d, _ = d.record_tricks(1, 1)
+    refused(lambda: d.bid(2, None), "tricks_started", "tricks_started")
+
+
+def test_counts_wait_for_every_bid() -> None:
+    d = bid_all(draft(), [1, 0])
+    assert d.next_taker is None and d.trick_options(d.next_taker) == []
+    refused(lambda: d.record_tricks(1, 1), "bids_missing", "enter_bids_first")
+
+
+def test_r16_counts_can_not_pass_the_cards_and_the_forced_ones_fill_themselves() -> None:
+    d = bid_all(draft(cards=3), [1, 0, 1, 0])
+    d, filled = d.record_tricks(1, 2)
+    assert filled == [] and d.tricks == (None, 2, None, None)
+    options = d.trick_options(2)
+    assert [o.allowed for o in options] == [True, True, False, False]
+    exc = refused(lambda: d.record_tricks(2, 2), "tricks_do_not_add_up", "tricks_left")
+    assert str(exc) == "Player 3 can't have taken 2: only 1 of the 3 tricks is left."
+    refused(lambda: d.record_tricks(2, 4), "tricks_out_of_range", "tricks_from_zero")
+    # Every trick taken: the others took none.
+    d, filled = d.record_tricks(2, 1)
+    assert filled == [0, 3] and d.tricks == (0, 2, 1, 0) and d.tricks_in
+    assert d.confirm().tricks == (0, 2, 1, 0)
+
+
+def test_r16_the_last_count_is_what_is_left() -> None:
+    d = bid_all(draft(cards=3), [1, 0, 1, 0])
+    d, _ = d.record_tricks(0, 1)
+    d, _ = d.record_tricks(1, 0)
+    options = d.trick_options(2)
+    assert [o.allowed for o in options] == [True, True, True, False]
+    d, _ = d.record_tricks(3, 1)
+    last = d.trick_options(2)
+    assert [o.allowed for o in last] == [False, True, False, False]
+    assert last[0].refusal is not None and last[0].refusal.message_id == "last_count_is_left"
+    d, filled = d.clear_tricks(3).record_tricks(2, 1)
+    assert filled == [3] and d.tricks == (1, 0, 1, 1)
+
+
+def test_the_rest_made_their_bids() -> None:
+    d = bid_all(draft(cards=3), [1, 0, 1, 1])  # seats 1, 2, 3, 0
+    d, _ = d.record_tricks(1, 1)
+    assert d.rest_as_bid() == (1, 1, 0, 1)
+    d2, filled = d.rest_made_their_bids()
+    assert filled == [0, 2, 3] and d2.tricks_in
+    d, _ = d.record_tricks(2, 1)  # Cat took 1 of her 0: the rest can't all be right
+    assert d.rest_as_bid() is None
+    refused(d.rest_made_their_bids, "rest_does_not_add_up", "rest_does_not_add_up")
+
+
+def test_v4_the_rest_is_never_entered_as_bid_under_secret_bids() -> None:
+    d = bid_all(draft(RuleSet(bidding=Bidding.SECRET), cards=3), [1, 0, 1, 1])
+    assert d.rest_as_bid() is None
+
+
+def test_confirm_needs_every_count() -> None:
+    d = bid_all(draft(), [1, 0, 1, 0])
+    refused(d.confirm, "tricks_missing", "tricks_missing")
+
+
+@pytest.mark.parametrize("seat", [-1, 4, True, "1"])
+def test_a_seat_not_at_the_table_is_refused(seat: object) -> None:
+    d = draft()
+    refused(lambda: d.bid(seat, 1), "bad_seat", "no_seat")  # type: ignore[arg-type]
+    refused(lambda: d.clear_tricks(seat), "bad_seat", "no_seat")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rule", list(DealerRule))
+@pytest.mark.parametrize("cards", [1, 2, 5])
+def test_v1_v2_the_keys_agree_with_the_engines_allowed_bids(rule: DealerRule, cards: int) -> None:
+    rules = RuleSet(dealer_rule=rule)
+    totals = (30, 10, 0)  # the dealer leads: the Canadian rule holds
+    d = RoundDraft.empty(rules, 2, cards, 0, totals)
+    for bids in ([0, 0], [1, 0], [cards, 0]):
+        d2 = d.bid(1, bids[0]).bid(2, bids[1])
+        allowed = allowed_bids(
+            rules,
+            round_number=2,
+            cards=cards,
+            dealer=0,
+            seat=0,
+            bids={1: bids[0], 2: bids[1]},
+            totals_before=totals,
+        )
+        assert [o.value for o in d2.bid_options() if o.allowed] == allowed
