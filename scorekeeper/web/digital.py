@@ -37,6 +37,7 @@ from scorekeeper.services import roster
 from scorekeeper.services.errors import Conflict, Rejected
 from scorekeeper.web.access import is_htmx, member_circles, member_circles_held, qr_svg
 from scorekeeper.web.cardfaces import suit_word
+from scorekeeper.web.rule_fields import SWITCHES, RuleFields
 
 bp = Blueprint("digital", __name__, url_prefix="/digital")
 
@@ -44,6 +45,8 @@ LINKS = "digital_links"  # session: public_id → [table token, seat tokens…],
 MAX_LINKS = 5
 REVEAL = "digital_reveal"  # session: public_id → seat revealed on a pass-and-play phone
 POLL_SECONDS = 1
+# The rules this form shows, by their names on it (the score pad's setup shows them all).
+RULE_FIELDS = {"round_plan": "plan"} | {key: key for key in ("dealer_rule", "bidding", *SWITCHES)}
 
 
 # -- starting a game ----------------------------------------------------------------------
@@ -98,12 +101,7 @@ def _form_values() -> dict[str, Any]:
         "names": [form.get(f"name{i}", "") for i in range(6)],
         "kinds": [form.get(f"kind{i}", "person" if i < 3 else "none") for i in range(6)],
         "first_dealer": form.get("first_dealer", "0"),
-        "plan": form.get("plan", "full"),
-        "dealer_rule": form.get("dealer_rule", "none"),
-        "bidding": form.get("bidding", "open"),
-        "saboteur": bool(form.get("saboteur")),
-        "foresight": bool(form.get("foresight")),
-        "no_full_bid": bool(form.get("no_full_bid")),
+        "rules": RuleFields.from_form(form, RULE_FIELDS),
         "level": form.get("level", "normal"),
     }
 
@@ -144,16 +142,7 @@ def create() -> ResponseReturnValue:
     # Seats left empty close up: the dealer's place is counted among the players.
     dealer = kept.index(chosen) if chosen in kept else -1
     try:
-        rules = RuleSet.from_dict(
-            {
-                "round_plan": values["plan"],
-                "dealer_rule": values["dealer_rule"],
-                "bidding": values["bidding"],
-                "saboteur": values["saboteur"],
-                "foresight": values["foresight"],
-                "no_full_bid": values["no_full_bid"],
-            }
-        )
+        rules = game_service.parse_rules(values["rules"].rules())
         made = service.create_table(
             [n for n, _ in seats], [k for _, k in seats], dealer, rules, level=values["level"]
         )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -11,7 +10,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import limits
-from scorekeeper.engine import MAX_PLAYERS, RuleSet
+from scorekeeper.engine import MAX_PLAYERS
 from scorekeeper.i18n import LazyString, _, _l
 from scorekeeper.idempotency import idempotent
 from scorekeeper.models import Circle
@@ -27,6 +26,7 @@ from scorekeeper.web.access import (
     open_as_scorer,
     scored_ids,
 )
+from scorekeeper.web.rule_fields import DEFAULTS, RuleFields, whole
 
 # Named presets: each sets every rule switch (not the players). The form shows the
 # switches, so a preset is only a quick way to set them, and can be adjusted after.
@@ -40,31 +40,14 @@ PRESETS: dict[str, tuple[LazyString, dict[str, Any]]] = {
     ),
 }
 
-# The rule switches as the form sends them, with the book's values as defaults.
-CHOICES = ("dealer_rule", "bidding", "round_plan", "tie_break", "suit_names")
-SWITCHES = ("no_full_bid", "saboteur", "foresight")
-SCORING = ("exact_bonus", "per_trick", "per_miss")
-DEFAULTS: dict[str, str] = {
-    "dealer_rule": "none",
-    "from_round": "1",
-    "bidding": "open",
-    "round_plan": "full",
-    "tie_break": "shared",
-    "suit_names": "colours",
-    "exact_bonus": "20",
-    "per_trick": "10",
-    "per_miss": "10",
-}
-
 
 @dataclass
-class SetupForm:
-    """What the setup form holds, as typed: six name slots, the dealer's slot, rules."""
+class SetupForm(RuleFields):
+    """What the setup form holds, as typed: the rule fields, six name slots, the dealer's
+    slot."""
 
     names: list[str] = field(default_factory=lambda: [""] * MAX_PLAYERS)
     dealer: str = "0"
-    values: dict[str, str] = field(default_factory=lambda: dict(DEFAULTS))
-    switches: set[str] = field(default_factory=set)
     circle: str = ""  # the circle's public id; "" for a one-off game
     # The rules were set from this phone's last game (and no preset chosen since).
     remembered: bool = False
@@ -73,13 +56,12 @@ class SetupForm:
     def parse(cls, form: MultiDict[str, str]) -> SetupForm:
         names = [n for n in form.getlist("player")]
         names = (names + [""] * MAX_PLAYERS)[: max(MAX_PLAYERS, len(names))]
-        values = {key: form.get(key, default).strip() for key, default in DEFAULTS.items()}
-        switches = {key for key in SWITCHES if form.get(key)}
+        fields = RuleFields.from_form(form)
         return cls(
+            fields.values,
+            fields.switches,
             names,
             form.get("dealer", "0"),
-            values,
-            switches,
             form.get("circle", "")[:32],
             form.get("remembered") == "1",
         )
@@ -91,26 +73,8 @@ class SetupForm:
             names.pop()
         return names
 
-    def rules(self) -> dict[str, Any]:
-        """The rule set as the API spells it; the engine checks every value."""
-        rules: dict[str, Any] = {key: self.values[key] for key in CHOICES}
-        if rules["dealer_rule"] != "none":
-            rules["dealer_rule_from_round"] = _whole(self.values["from_round"])
-        for key in SWITCHES:
-            rules[key] = key in self.switches
-        rules["scoring"] = {key: _whole(self.values[key]) for key in SCORING}
-        return rules
-
     def dealer_seat(self) -> object:
-        return _whole(self.dealer)
-
-    def use_rules(self, rules: RuleSet) -> None:
-        """Set every rule switch as ``rules`` has it (the inverse of :meth:`rules`)."""
-        data = rules.to_dict()
-        self.values = {key: str(data[key]) for key in CHOICES}
-        self.values["from_round"] = str(data["dealer_rule_from_round"])
-        self.values.update({key: str(data["scoring"][key]) for key in SCORING})
-        self.switches = {key for key in SWITCHES if data[key]}
+        return whole(self.dealer)
 
     # -- the small edits the form's buttons make --------------------------------------
 
@@ -131,7 +95,7 @@ class SetupForm:
             if player_service.name_key(typed.strip()) == key:
                 del self.names[slot]
                 self.names.append("")
-                dealer = _whole(self.dealer)
+                dealer = whole(self.dealer)
                 if isinstance(dealer, int) and dealer > slot:
                     self.dealer = str(dealer - 1)
                 return None
@@ -168,12 +132,6 @@ class SetupForm:
             if same_values and probe.switches == self.switches:
                 return key
         return None
-
-
-def _whole(text: str) -> object:
-    """A whole number typed in a field, or the text itself for the engine to refuse."""
-    text = text.strip()
-    return int(text) if re.fullmatch(r"[+-]?\d{1,9}", text) else text
 
 
 def _circle(form: SetupForm) -> Circle | None:
