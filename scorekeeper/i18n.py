@@ -10,8 +10,7 @@ of Flask and Babel: its errors carry a message id and their facts (``params``), 
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -558,29 +557,13 @@ def describe_rules(rules: RuleSet) -> list[str]:
 
 # -- the change log ----------------------------------------------------------------------------
 
-# The log stores the English summary written at the time (services.games); it is worded
-# again here for the reader, from those fixed shapes.
-_ROUND = r"Round (?P<n>\d+)"
-_LOG_PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"^Game set up$"), "created"),
-    (re.compile(rf"^{_ROUND} recorded$"), "recorded"),
-    (re.compile(rf"^{_ROUND} deleted$"), "deleted"),
-    (re.compile(rf"^{_ROUND}: (?P<who>.+) bid cleared$"), "bid_cleared"),
-    (re.compile(rf"^{_ROUND}: (?P<who>.+) bid entered$"), "bid_entered"),
-    (re.compile(rf"^{_ROUND}: trump (?P<trump>\S+)$"), "trump"),
-    (re.compile(rf"^{_ROUND}: (?P<who>.+)'s tricks entered$"), "tricks_entered"),
-    (re.compile(rf"^{_ROUND}: tricks from (?P<who>.+) on cleared$"), "tricks_cleared"),
-    (re.compile(rf"^{_ROUND} corrected: (?P<parts>.+)$"), "corrected"),
-]
-_CORRECTION_PARTS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"^(?P<who>.+)'s bid changed$"), "bid_changed"),
-    (re.compile(r"^(?P<who>.+)'s bid (?P<a>\S+) → (?P<b>\S+)$"), "bid"),
-    (re.compile(r"^(?P<who>.+)'s tricks (?P<a>\S+) → (?P<b>\S+)$"), "tricks"),
-    (re.compile(r"^trump (?P<a>\S+) → (?P<b>\S+)$"), "trump"),
-]
+# Each line of a game's change log is stored as a message id and its facts (names, round
+# numbers, values as written then), and worded here when it is read.
 
 
 def _trump_text(text: str) -> str:
+    if text == "–":
+        return text
     if text == "none":
         return gettext("no trump")
     if text.startswith("wizard:"):
@@ -590,61 +573,90 @@ def _trump_text(text: str) -> str:
     return suit_word(text)
 
 
-def change_summary(summary: str) -> str:
-    """A change log line in the reader's language (stored in English)."""
-    if current_language() == DEFAULT_LOCALE:
-        return summary
-    for pattern, kind in _LOG_PATTERNS:
-        m = pattern.match(summary)
-        if m is None:
-            continue
-        facts = m.groupdict()
-        n = facts.get("n")
-        if kind == "created":
-            return gettext("Game set up")
-        if kind == "recorded":
-            return gettext("Round %(number)s recorded", number=n)
-        if kind == "deleted":
-            return gettext("Round %(number)s deleted", number=n)
-        if kind == "bid_cleared":
-            return gettext("Round %(number)s: %(name)s bid cleared", number=n, name=facts["who"])
-        if kind == "bid_entered":
-            return gettext("Round %(number)s: %(name)s bid entered", number=n, name=facts["who"])
-        if kind == "trump":
-            trump = _trump_text(facts["trump"])
-            return gettext("Round %(number)s: trump %(trump)s", number=n, trump=trump)
-        if kind == "tricks_entered":
-            return gettext(
-                "Round %(number)s: %(name)s's tricks entered", number=n, name=facts["who"]
-            )
-        if kind == "tricks_cleared":
-            return gettext(
-                "Round %(number)s: tricks from %(name)s on cleared", number=n, name=facts["who"]
-            )
-        parts = [_correction_part(p) for p in facts["parts"].split("; ")]
+def _adjustment(f: Mapping[str, Any], taken_back: bool = False) -> str:
+    facts = {"name": f["name"], "points": signed(int(f["points"])), "number": f["number"]}
+    if taken_back:
+        return gettext("%(name)s: %(points)s in round %(number)s taken back", **facts)
+    if f.get("reason"):
         return gettext(
-            "Round %(number)s corrected: %(changes)s", number=n, changes="; ".join(parts)
+            "%(name)s: %(points)s in round %(number)s (%(reason)s)", reason=f["reason"], **facts
         )
-    return summary
+    return gettext("%(name)s: %(points)s in round %(number)s", **facts)
 
 
-def _correction_part(part: str) -> str:
-    for pattern, kind in _CORRECTION_PARTS:
-        m = pattern.match(part)
-        if m is None:
-            continue
-        f = m.groupdict()
-        if kind == "bid_changed":
-            return gettext("%(name)s's bid changed", name=f["who"])
-        if kind == "bid":
-            return gettext(
-                "%(name)s's bid %(old)s → %(new)s", name=f["who"], old=f["a"], new=f["b"]
-            )
-        if kind == "tricks":
-            return gettext(
-                "%(name)s's tricks %(old)s → %(new)s", name=f["who"], old=f["a"], new=f["b"]
-            )
-        old = "–" if f["a"] == "–" else _trump_text(f["a"])
-        new = "–" if f["b"] == "–" else _trump_text(f["b"])
-        return gettext("trump %(old)s → %(new)s", old=old, new=new)
-    return part
+def _correction_part(p: Mapping[str, Any]) -> str:
+    if p["part"] == "bid_changed":
+        return gettext("%(name)s's bid changed", name=p["name"])
+    if p["part"] == "bid":
+        return gettext(
+            "%(name)s's bid %(old)s → %(new)s", name=p["name"], old=p["old"], new=p["new"]
+        )
+    if p["part"] == "tricks":
+        return gettext(
+            "%(name)s's tricks %(old)s → %(new)s", name=p["name"], old=p["old"], new=p["new"]
+        )
+    return gettext("trump %(old)s → %(new)s", old=_trump_text(p["old"]), new=_trump_text(p["new"]))
+
+
+def _corrected(f: Mapping[str, Any]) -> str:
+    if not f["parts"]:
+        return gettext("Round %(number)s", number=f["number"])
+    changes = "; ".join(_correction_part(p) for p in f["parts"])
+    return gettext("Round %(number)s corrected: %(changes)s", number=f["number"], changes=changes)
+
+
+_LOG_WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "game_set_up": lambda f: gettext("Game set up"),
+    "round_recorded": lambda f: gettext("Round %(number)s recorded", number=f["number"]),
+    "round_deleted": lambda f: gettext("Round %(number)s deleted", number=f["number"]),
+    "round_reopened": lambda f: gettext("Round %(number)s reopened", number=f["number"]),
+    "round_corrected": _corrected,
+    "bid_entered": lambda f: gettext(
+        "Round %(number)s: %(name)s bid entered", number=f["number"], name=f["name"]
+    ),
+    "bid_cleared": lambda f: gettext(
+        "Round %(number)s: %(name)s bid cleared", number=f["number"], name=f["name"]
+    ),
+    "trump_set": lambda f: gettext(
+        "Round %(number)s: trump %(trump)s", number=f["number"], trump=_trump_text(f["trump"])
+    ),
+    "tricks_entered": lambda f: gettext(
+        "Round %(number)s: %(name)s's tricks entered", number=f["number"], name=f["name"]
+    ),
+    "tricks_cleared": lambda f: gettext(
+        "Round %(number)s: %(name)s's tricks cleared", number=f["number"], name=f["name"]
+    ),
+    "tricks_cleared_from": lambda f: gettext(
+        "Round %(number)s: tricks from %(name)s on cleared", number=f["number"], name=f["name"]
+    ),
+    "rest_made_their_bids": lambda f: gettext(
+        "Round %(number)s: the rest made their bids", number=f["number"]
+    ),
+    "adjusted": _adjustment,
+    "adjustment_removed": lambda f: _adjustment(f, taken_back=True),
+    "scorer_taken_over": lambda f: gettext("Scoring taken over by a member of the circle"),
+    "moved_into_circle": lambda f: gettext("Moved into a circle"),
+    "game_deleted": lambda f: gettext("Game deleted"),
+    "game_restored": lambda f: gettext("Game brought back"),
+    "next_game": lambda f: gettext("Next game started"),
+}
+LOG_MESSAGES = frozenset(_LOG_WORDS)
+
+
+def log_line(message: str | None, facts: object, stored: str) -> str:
+    """A change log line in the reader's language, worded from its message id and facts;
+    ``stored`` (the English of the time) for a line without an id, as an old file may
+    hold, or with facts that don't fit its id."""
+    words = _LOG_WORDS.get(message or "")
+    if words is None or not isinstance(facts, dict):
+        return stored
+    try:
+        return words(facts)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return stored
+
+
+def log_line_in_english(message: str, facts: Mapping[str, Any]) -> str:
+    """The English words of a change log line: what its ``summary`` keeps."""
+    with force_locale(DEFAULT_LOCALE):
+        return _LOG_WORDS[message](facts)

@@ -273,6 +273,11 @@ class Change(Model):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     round_number: Mapped[int | None] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(20))
+    # What it says: the message's id and its facts, worded in the reader's language when
+    # shown (i18n.log_line); ``summary`` keeps the English words of the time, for exports
+    # and for lines of old files that carry no id.
+    message: Mapped[str | None] = mapped_column(String(40))
+    facts: Mapped[dict[str, object] | None] = mapped_column(JSON)
     summary: Mapped[str] = mapped_column(Text)
     data: Mapped[dict[str, object] | None] = mapped_column(JSON)
 

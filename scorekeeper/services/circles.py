@@ -26,7 +26,6 @@ from scorekeeper.extensions import db
 from scorekeeper.i18n import _
 from scorekeeper.models import (
     CIRCLE_NAME_MAX,
-    Change,
     Circle,
     Game,
     Player,
@@ -34,8 +33,8 @@ from scorekeeper.models import (
     Rivalry,
     RoundResult,
 )
+from scorekeeper.services import changelog, idempotency, stats
 from scorekeeper.services import games as game_service
-from scorekeeper.services import idempotency, stats
 from scorekeeper.services.errors import NotFound, Rejected
 from scorekeeper.services.players import fold_text, has_control
 
@@ -244,9 +243,7 @@ def move_game(game: Game, circle: Circle) -> None:
         seat.total = 0
     game.circle_id = circle.id
     stats.summarise(game, game_service.sheet_of(game))
-    game.changes.append(
-        Change(action="circle", summary="Moved into a circle", data={"circle": circle.name})
-    )
+    game.changes.append(changelog.line("circle", "moved_into_circle", data={"circle": circle.name}))
     idempotency.commit()
 
 

@@ -27,7 +27,7 @@ from scorekeeper.engine import RoundEntry, RuleError, RuleSet, TrumpCall
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _, rule_message
 from scorekeeper.models import Change, Game, Round, RoundResult, Seat, utcnow
-from scorekeeper.services import idempotency, stats
+from scorekeeper.services import changelog, idempotency, stats
 from scorekeeper.services import players as player_service
 from scorekeeper.services.errors import Conflict, NotFound, Rejected
 
@@ -94,9 +94,9 @@ def create_game(
     for seat, player in enumerate(player_service.get_or_create(clean, circle_id)):
         game.seats.append(Seat(seat=seat, player=player))
     game.changes.append(
-        Change(
-            action="created",
-            summary="Game set up",
+        changelog.line(
+            "created",
+            "game_set_up",
             data={"players": clean, "first_dealer": first_dealer, "rules": rules.to_dict()},
         )
     )
@@ -127,9 +127,7 @@ def new_scorer_token(game: Game) -> str:
     circle taking over the scoring; logged in the change log."""
     token = secrets.token_urlsafe(24)
     game.scorer_token_hash = _hash(token)
-    game.changes.append(
-        Change(action="scorer", summary="Scoring taken over by a member of the circle", data={})
-    )
+    game.changes.append(changelog.line("scorer", "scorer_taken_over", data={}))
     idempotency.commit()
     return token
 
@@ -316,9 +314,7 @@ def _store(
     return rnd
 
 
-def _finish(
-    game: Game, action: str, summary: str, number: int | None, data: dict[str, Any] | None = None
-) -> None:
+def _finish(game: Game, change: Change) -> None:
     """Recompute scores and totals of every round from the engine, log, commit.
 
     A concurrent change by another scorer shows as a stale version (or, for a new round,
@@ -337,9 +333,8 @@ def _finish(
         stats.summarise(game, sheet)
         game.updated_at = utcnow()
         # Added to the log without reading it (a tap's statements count).
-        db.session.add(
-            Change(game=game, action=action, summary=summary, round_number=number, data=data)
-        )
+        change.game = game
+        db.session.add(change)
         idempotency.commit()  # with an Idempotency-Key: flushed, committed with the answer
     except (StaleDataError, IntegrityError):
         db.session.rollback()
@@ -427,10 +422,13 @@ def record_round(
     # A round without tricks keeps its bids out of the log: they may be secret (V4).
     _finish(
         game,
-        "round_added",
-        f"Round {draft.number} recorded",
-        draft.number,
-        _describe_entry(names_of(game), entry) if entry.tricks is not None else None,
+        changelog.line(
+            "round_added",
+            "round_recorded",
+            {"number": draft.number},
+            round_number=draft.number,
+            data=_describe_entry(names_of(game), entry) if entry.tricks is not None else None,
+        ),
     )
     return draft.number
 
@@ -494,19 +492,22 @@ def update_round(
     was_open = not rnd.complete and old.tricks is None
     # A bid still hidden (V3) or secret (V4) stays out of the log, summary and data alike.
     show = _bids_shown(game, rnd.dealer, entry)
-    summary = _change_summary(names_of(game), number, old, entry, show_bids=show)
+    parts = _corrections(names_of(game), old, entry, show_bids=show)
     action = "round_completed" if was_open and entry.tricks is not None else "round_corrected"
     _finish(
         game,
-        action,
-        summary,
-        number,
-        {
-            "before": _describe_entry(names_of(game), old),
-            "after": _describe_entry(names_of(game), entry),
-        }
-        if show
-        else None,
+        changelog.line(
+            action,
+            "round_corrected",
+            {"number": number, "parts": parts},
+            round_number=number,
+            data={
+                "before": _describe_entry(names_of(game), old),
+                "after": _describe_entry(names_of(game), entry),
+            }
+            if show
+            else None,
+        ),
     )
 
 
@@ -518,24 +519,32 @@ def _bids_shown(game: Game, dealer: int, entry: RoundEntry) -> bool:
     return engine.bids_seen(rules, entry.bids, bidders, played=entry.tricks is not None)
 
 
-def _change_summary(
-    names: Sequence[str], number: int, old: RoundEntry, new: RoundEntry, show_bids: bool = True
-) -> str:
+def _corrections(
+    names: Sequence[str], old: RoundEntry, new: RoundEntry, show_bids: bool = True
+) -> list[dict[str, str]]:
+    """What a correction changed, part by part, as the change log's facts."""
     parts = []
     for seat, name in enumerate(names):
         if old.bids[seat] != new.bids[seat]:
             parts.append(
-                f"{name}'s bid {_show(old.bids[seat])} → {_show(new.bids[seat])}"
+                {
+                    "part": "bid",
+                    "name": name,
+                    "old": _show(old.bids[seat]),
+                    "new": _show(new.bids[seat]),
+                }
                 if show_bids
-                else f"{name}'s bid changed"
+                else {"part": "bid_changed", "name": name}
             )
         before = None if old.tricks is None else old.tricks[seat]
         after = None if new.tricks is None else new.tricks[seat]
         if before != after:
-            parts.append(f"{name}'s tricks {_show(before)} → {_show(after)}")
+            parts.append(
+                {"part": "tricks", "name": name, "old": _show(before), "new": _show(after)}
+            )
     if old.trump != new.trump:
-        parts.append(f"trump {_show(old.trump)} → {_show(new.trump)}")
-    return f"Round {number} corrected: " + "; ".join(parts) if parts else f"Round {number}"
+        parts.append({"part": "trump", "old": _show(old.trump), "new": _show(new.trump)})
+    return parts
 
 
 def _show(value: object) -> str:
@@ -565,10 +574,13 @@ def delete_last_round(game: Game, number: int, version: int | None = None) -> No
     game.rounds.remove(rnd)
     _finish(
         game,
-        "round_deleted",
-        f"Round {number} deleted",
-        number,
-        {"before": _describe_entry(names_of(game), old)} if shown else None,
+        changelog.line(
+            "round_deleted",
+            "round_deleted",
+            {"number": number},
+            round_number=number,
+            data={"before": _describe_entry(names_of(game), old)} if shown else None,
+        ),
     )
 
 
@@ -589,11 +601,6 @@ def _played_round(game: Game, number: object) -> Round:
             "round_open",
         )
     return rnd
-
-
-def _adjustment_words(name: str, points: int, number: int, reason: str) -> str:
-    text = f"{name}: {points:+d} in round {number}"
-    return f"{text} ({reason})" if reason else text
 
 
 def add_adjustment(
@@ -622,8 +629,13 @@ def add_adjustment(
     given = {"seat": adjustment.seat, "points": adjustment.points, "reason": adjustment.reason}
     rnd.adjustments = [*(rnd.adjustments or []), given]
     name = names_of(game)[adjustment.seat]
-    summary = _adjustment_words(name, adjustment.points, rnd.number, adjustment.reason)
-    _finish(game, "adjusted", summary, rnd.number, {**given, "name": name})
+    facts = {**given, "name": name, "number": rnd.number}
+    _finish(
+        game,
+        changelog.line(
+            "adjusted", "adjusted", facts, round_number=rnd.number, data={**given, "name": name}
+        ),
+    )
 
 
 def remove_adjustment(
@@ -641,8 +653,17 @@ def remove_adjustment(
     gone = given.pop(index)
     rnd.adjustments = given or None
     name = names_of(game)[gone["seat"]]
-    summary = _adjustment_words(name, gone["points"], rnd.number, gone.get("reason", ""))
-    _finish(game, "adjustment_removed", f"{summary} taken back", rnd.number, {**gone, "name": name})
+    facts = {**gone, "name": name, "number": rnd.number}
+    _finish(
+        game,
+        changelog.line(
+            "adjustment_removed",
+            "adjustment_removed",
+            facts,
+            round_number=rnd.number,
+            data={**gone, "name": name},
+        ),
+    )
 
 
 # -- entering a round tap by tap (the score pad page) ---------------------------------------
@@ -678,13 +699,9 @@ def set_bid(game: Game, seat: int, bid: int | None, version: int | None = None) 
     entry = draft.entry()
     _check(game, draft.number, entry)
     _store(game, draft.number, entry, complete=False)
-    who = names_of(game)[seat]
-    _finish(
-        game,
-        "bid",
-        f"Round {draft.number}: {who} " + ("bid cleared" if bid is None else "bid entered"),
-        draft.number,
-    )
+    facts = {"number": draft.number, "name": names_of(game)[seat]}
+    message = "bid_cleared" if bid is None else "bid_entered"
+    _finish(game, changelog.line("bid", message, facts, round_number=draft.number))
 
 
 def put_back(
@@ -712,13 +729,19 @@ def put_back(
         draft = replace(draft, bids=restored)
         _check(game, draft.number, draft.entry())
         _store(game, draft.number, draft.entry(), complete=False, tricks_draft=draft.tricks)
-        summary = f"Round {draft.number}: {first} bid entered"
-        _finish(game, kind, summary, draft.number)
+        facts = {"number": draft.number, "name": first}
+        _finish(game, changelog.line(kind, "bid_entered", facts, round_number=draft.number))
         return None
     # Every count back in: the round is scored, as when the last one is tapped.
-    summary = f"Round {draft.number}: {first}'s tricks entered"
     tap = {"seat": min(values), "filled": sorted(values)[1:]}
-    return _counts_entered(game, replace(draft, tricks=restored), summary, tap)
+    line = changelog.line(
+        "tricks",
+        "tricks_entered",
+        {"number": draft.number, "name": first},
+        round_number=draft.number,
+        data=tap,
+    )
+    return _counts_entered(game, replace(draft, tricks=restored), line)
 
 
 def set_draft_trump(game: Game, trump: object, version: int | None = None) -> None:
@@ -728,7 +751,8 @@ def set_draft_trump(game: Game, trump: object, version: int | None = None) -> No
     entry = draft.entry()
     _check(game, draft.number, entry)
     _store(game, draft.number, entry, complete=False, tricks_draft=draft.tricks)
-    _finish(game, "trump", f"Round {draft.number}: trump {_show(entry.trump)}", draft.number)
+    facts = {"number": draft.number, "trump": _show(entry.trump)}
+    _finish(game, changelog.line("trump", "trump_set", facts, round_number=draft.number))
 
 
 def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = None) -> int | None:
@@ -742,8 +766,14 @@ def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = 
     _expect_version(game, version)
     with _pad_rules(game):
         draft, filled = _open_draft(game).record_tricks(seat, tricks)
-    summary = f"Round {draft.number}: {names_of(game)[seat]}'s tricks entered"
-    return _counts_entered(game, draft, summary, {"seat": seat, "filled": filled})
+    line = changelog.line(
+        "tricks",
+        "tricks_entered",
+        {"number": draft.number, "name": names_of(game)[seat]},
+        round_number=draft.number,
+        data={"seat": seat, "filled": filled},
+    )
+    return _counts_entered(game, draft, line)
 
 
 def rest_as_bid(game: Game, version: int | None = None) -> int:
@@ -756,25 +786,27 @@ def rest_as_bid(game: Game, version: int | None = None) -> int:
     _expect_version(game, version)
     with _pad_rules(game):
         draft, filled = _open_draft(game).rest_made_their_bids()
-    summary = f"Round {draft.number}: the rest made their bids"
-    scored = _counts_entered(game, draft, summary, {"seat": None, "filled": filled})
+    line = changelog.line(
+        "tricks",
+        "rest_made_their_bids",
+        {"number": draft.number},
+        round_number=draft.number,
+        data={"seat": None, "filled": filled},
+    )
+    scored = _counts_entered(game, draft, line)
     assert scored is not None
     return scored
 
 
-def _counts_entered(
-    game: Game, draft: engine.RoundDraft, summary: str, tap: dict[str, Any]
-) -> int | None:
+def _counts_entered(game: Game, draft: engine.RoundDraft, line: Change) -> int | None:
     """Store the open round's trick counts; once every one is in, score the round.
     ``tap`` (the seat tapped, the seats filled in by themselves) goes into the change
     log, where :func:`reopen_round` finds what to take back."""
     if not draft.tricks_in:
         _store(game, draft.number, draft.entry(), complete=False, tricks_draft=draft.tricks)
-        _finish(game, "tricks", summary, draft.number, tap)
+        _finish(game, line)
         return None
-    game.changes.append(
-        Change(action="tricks", summary=summary, round_number=draft.number, data=tap)
-    )
+    game.changes.append(line)
     _store(game, draft.number, draft.entry(), complete=False, tricks_draft=draft.tricks)
     return _score_open_round(game, _open_draft(game))
 
@@ -818,12 +850,8 @@ def clear_tricks_from(game: Game, seat: int, version: int | None = None) -> None
     if cleared == draft:
         return
     _store(game, draft.number, draft.entry(), complete=False, tricks_draft=cleared.tricks)
-    _finish(
-        game,
-        "tricks",
-        f"Round {draft.number}: {names_of(game)[seat]}'s tricks cleared",
-        draft.number,
-    )
+    facts = {"number": draft.number, "name": names_of(game)[seat]}
+    _finish(game, changelog.line("tricks", "tricks_cleared", facts, round_number=draft.number))
 
 
 def confirm_round(game: Game, version: int | None = None) -> int:
@@ -845,10 +873,13 @@ def _score_open_round(game: Game, draft: engine.RoundDraft) -> int:
     _store(game, draft.number, entry, complete=True)
     _finish(
         game,
-        "round_completed",
-        f"Round {draft.number} recorded",
-        draft.number,
-        _describe_entry(names_of(game), entry),
+        changelog.line(
+            "round_completed",
+            "round_recorded",
+            {"number": draft.number},
+            round_number=draft.number,
+            data=_describe_entry(names_of(game), entry),
+        ),
     )
     return draft.number
 
@@ -885,7 +916,9 @@ def reopen_round(game: Game, number: object, version: int | None = None) -> None
         if result.seat in back:
             result.tricks = None
     rnd.complete = False
-    _finish(game, "reopened", f"Round {number} reopened", number)
+    _finish(
+        game, changelog.line("reopened", "round_reopened", {"number": number}, round_number=number)
+    )
 
 
 # -- the next game at the same table --------------------------------------------------------
@@ -929,9 +962,7 @@ def play_again(game: Game) -> tuple[Game, str]:
 def mark_next_game(game: Game, public_id: str) -> None:
     """Point the finished ``game`` to the next one at its table: phones following it are
     led there, and a second Play again opens it instead of starting another."""
-    game.changes.append(
-        Change(action="next_game", summary="Next game started", data={"public_id": public_id})
-    )
+    game.changes.append(changelog.line("next_game", "next_game", data={"public_id": public_id}))
     game.updated_at = utcnow()
 
 

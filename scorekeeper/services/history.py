@@ -27,8 +27,8 @@ from sqlalchemy.orm.exc import StaleDataError
 from scorekeeper.engine import Bidding, DealerRule, Plan, RuleSet, SuitNames, TieBreak
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _
-from scorekeeper.models import Change, Game, Player, Seat, utcnow
-from scorekeeper.services import idempotency, stats
+from scorekeeper.models import Game, Player, Seat, utcnow
+from scorekeeper.services import changelog, idempotency, stats
 from scorekeeper.services.errors import Conflict, NotFound, Rejected
 
 log = logging.getLogger(__name__)
@@ -343,8 +343,8 @@ def deleted_line(public_id: str) -> GameLine | None:
     return lines[0] if lines else None
 
 
-def _save(game: Game, action: str, summary: str) -> None:
-    game.changes.append(Change(action=action, summary=summary, data={}))
+def _save(game: Game, action: str) -> None:
+    game.changes.append(changelog.line(action, action, data={}))
     try:
         idempotency.commit()
     except StaleDataError:
@@ -371,7 +371,7 @@ def delete_game(game: Game) -> bool:
         return False
     game.deleted_at = utcnow()
     stats.withdraw(game)
-    _save(game, "game_deleted", "Game deleted")
+    _save(game, "game_deleted")
     log.info("game %s deleted", game.public_id)
     return True
 
@@ -386,7 +386,7 @@ def restore_game(game: Game) -> bool:
         return False
     game.deleted_at = None
     stats.reinstate(game)
-    _save(game, "game_restored", "Game brought back")
+    _save(game, "game_restored")
     log.info("game %s brought back", game.public_id)
     return True
 

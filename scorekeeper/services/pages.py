@@ -36,33 +36,5 @@ def change_log(game: Game, taps: bool = False) -> list[LogLine]:
 
 
 def _words(change: Change) -> str:
-    """A change in the reader's language: by its action where that says it all."""
-    if change.action == "circle":
-        return i18n._("Moved into a circle")
-    if change.action == "scorer":
-        return i18n._("Scoring taken over by a member of the circle")
-    if change.action == "game_deleted":
-        return i18n._("Game deleted")
-    if change.action == "game_restored":
-        return i18n._("Game brought back")
-    if change.action == "next_game":
-        return i18n._("Next game started")
-    if change.action == "reopened":
-        return i18n._("Round %(number)s reopened", number=change.round_number)
-    data = change.data if isinstance(change.data, dict) else {}
-    points = data.get("points")
-    if change.action in ("adjusted", "adjustment_removed") and isinstance(points, int):
-        facts = {
-            "name": data.get("name", ""),
-            "points": i18n.signed(points),
-            "number": change.round_number,
-        }
-        reason = data.get("reason") or ""
-        if change.action == "adjusted":
-            if reason:
-                return i18n._(
-                    "%(name)s: %(points)s in round %(number)s (%(reason)s)", reason=reason, **facts
-                )
-            return i18n._("%(name)s: %(points)s in round %(number)s", **facts)
-        return i18n._("%(name)s: %(points)s in round %(number)s taken back", **facts)
-    return i18n.change_summary(change.summary)
+    """A change in the reader's language, worded from its message id and facts."""
+    return i18n.log_line(change.message, change.facts, change.summary)

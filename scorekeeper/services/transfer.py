@@ -12,7 +12,10 @@ and a GAME (also what a single game's JSON download holds, under ``"game"``)::
      "rounds": [{"number", "cards", "dealer", "trump", "complete",
                  "bids", "tricks", "scores", "totals",
                  "adjustments": [{"seat", "points", "reason"}] (only when given)}],
-     "changes": [{"at", "round_number", "action", "summary", "data"}]}
+     "changes": [{"at", "round_number", "action", "message", "facts", "summary", "data"}]}
+
+A change's ``message`` and ``facts`` say what it says (worded in the reader's language);
+files written before they existed carry only the English ``summary``, which is shown then.
 
 The history file has one game a line. Its export streams (:func:`history_chunks`): the
 games are read in batches, each batch from one consistent state of the database, and
@@ -168,6 +171,8 @@ def _game_dict(
                 "at": _stamp(c.at),
                 "round_number": c.round_number,
                 "action": c.action,
+                "message": c.message,
+                "facts": c.facts,
                 "summary": c.summary,
                 "data": c.data,
             }
@@ -345,6 +350,8 @@ def _read_games(conn: Connection, ids: list[int], reveal: bool) -> list[dict[str
             Change.at,
             Change.round_number,
             Change.action,
+            Change.message,
+            Change.facts,
             Change.summary,
             Change.data,
         )
@@ -457,6 +464,8 @@ class _ChangeIn:
     at: datetime
     round_number: int | None
     action: str
+    message: str | None
+    facts: dict[str, Any] | None
     summary: str
     data: Any
 
@@ -881,27 +890,44 @@ def _check_changes(raw: object, what: _Part, plan_length: int, now: datetime) ->
                     value=_shown(action),
                 )
             )
-        data = c["data"]
-        if data is not None and not isinstance(data, dict):
-            raise _bad(_("%(what)s must be an object or null.", what=cw.field("data")))
-        if data is not None and len(json.dumps(data, ensure_ascii=False)) > DATA_MAX:
+        data = _json_object(c["data"], cw.field("data"))
+        message = c.get("message")
+        if message is not None and (
+            not isinstance(message, str) or message not in i18n.LOG_MESSAGES
+        ):
             raise _bad(
                 _(
-                    "%(what)s is longer than %(longest)s characters.",
-                    what=cw.field("data"),
-                    longest=DATA_MAX,
+                    "%(what)s %(value)s is not a change this app writes.",
+                    what=cw.field("message"),
+                    value=_shown(message),
                 )
             )
+        facts = _json_object(c.get("facts"), cw.field("facts"))
+        if (message is None) != (facts is None):
+            raise _bad(_("%(what)s: a message comes with its facts.", what=cw))
         changes.append(
             _ChangeIn(
                 _when(c["at"], cw.field("at"), now),
                 None if rn is None else _int(rn, cw.field("round_number"), 1, plan_length),
                 action,
+                message,
+                facts,
                 _text(c["summary"], cw.field("summary"), SUMMARY_MAX),
                 data,
             )
         )
     return changes
+
+
+def _json_object(value: object, what: What) -> dict[str, Any] | None:
+    """An object (or null) of at most ``DATA_MAX`` characters as compact JSON."""
+    if value is not None and not isinstance(value, dict):
+        raise _bad(_("%(what)s must be an object or null.", what=what))
+    if value is not None and len(json.dumps(value, ensure_ascii=False)) > DATA_MAX:
+        raise _bad(
+            _("%(what)s is longer than %(longest)s characters.", what=what, longest=DATA_MAX)
+        )
+    return value
 
 
 def _check_game(raw: object, index: int, now: datetime, single: bool = False) -> _GameIn:
@@ -1173,7 +1199,16 @@ _ROUND_COLUMNS = (
     "created_at",
     "adjustments",
 )
-_CHANGE_COLUMNS = ("game_id", "at", "round_number", "action", "summary", "data")
+_CHANGE_COLUMNS = (
+    "game_id",
+    "at",
+    "round_number",
+    "action",
+    "message",
+    "facts",
+    "summary",
+    "data",
+)
 _RESULT_COLUMNS = ("round_id", "player_id", "seat", "bid", "tricks", "score", "total")
 
 Row = tuple[Any, ...]
@@ -1244,7 +1279,7 @@ class _Prepared:
             _convert(
                 Change.__table__,  # type: ignore[arg-type]
                 _CHANGE_COLUMNS,
-                (None, c.at, c.round_number, c.action, c.summary, c.data),
+                (None, c.at, c.round_number, c.action, c.message, c.facts, c.summary, c.data),
                 dialect,
             )[1:]
             for c in g.changes

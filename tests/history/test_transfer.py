@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, Game, Player, Round, RoundResult, Seat
 from scorekeeper.services import games as game_service
-from scorekeeper.services import stats, transfer
+from scorekeeper.services import pages, stats, transfer
 from scorekeeper.services.errors import Rejected
 from tests.history.support import Fixture, random_history, the_circle
 
@@ -94,7 +94,26 @@ def test_game_json_is_complete(fx: Fixture) -> None:
     assert g["rounds"][-1]["totals"] == [-400, 850, 200]
     assert g["finished_at"] is not None and g["created_at"].startswith("2025-12-25T18:00:00")
     assert g["changes"][0]["action"] == "created"
+    assert (g["changes"][0]["message"], g["changes"][0]["facts"]) == ("game_set_up", {})
     assert "scorer_token_hash" not in g
+
+
+def test_a_file_from_before_change_messages_imports_and_shows_its_words(
+    fx: Fixture, app: Flask
+) -> None:
+    """Changes without ``message`` and ``facts`` (files written before they existed) are
+    taken, and shown in the words they were written in."""
+    data = json.loads(transfer.history_json(fx.circle_id))
+    for game in data["games"]:
+        for change in game["changes"]:
+            del change["message"], change["facts"]
+    _wipe()
+    transfer.import_history(json.dumps(data), fx.circle_id)
+    stored = db.session.scalars(select(Change)).all()
+    assert stored and all(c.message is None and c.facts is None for c in stored)
+    with app.test_request_context(headers={"Accept-Language": "de"}):
+        log = pages.change_log(game_service.get_game(fx.g2))
+    assert log[-1].summary == "Game set up"
 
 
 def test_secret_bids_of_the_open_round_stay_secret_in_downloads(app: Flask) -> None:
@@ -175,6 +194,31 @@ BAD: list[tuple[str, Mutation, str]] = [
     ("not a list", _set(["games", 0, "rounds", 0, "bids"], "1,0,1"), "Round 1"),
     ("same game twice", _dup_game, "twice"),
     ("a change without its action", _delete(["games", 0, "changes", 0, "action"]), "change 1"),
+    (
+        "a change message this app doesn't write",
+        _set(["games", 0, "changes", 0, "message"], "drop_table"),
+        "not a change this app writes",
+    ),
+    (
+        "a change message that is not a text",
+        _set(["games", 0, "changes", 0, "message"], ["game_set_up"]),
+        "not a change this app writes",
+    ),
+    (
+        "a change message without its facts",
+        _set(["games", 0, "changes", 0, "facts"], None),
+        "comes with its facts",
+    ),
+    (
+        "change facts that are not an object",
+        _set(["games", 0, "changes", 0, "facts"], "Ann"),
+        "object or null",
+    ),
+    (
+        "change facts too long",
+        _set(["games", 0, "changes", 0, "facts"], {"name": "x" * 3000}),
+        "longer than",
+    ),
 ]
 
 

@@ -229,24 +229,72 @@ def test_engine_errors_are_worded_by_their_id_not_their_english(app: Flask) -> N
 
 
 @pytest.mark.parametrize(
-    ("stored", "german"),
+    ("message", "facts", "english", "german"),
     [
-        ("Game set up", "Spiel angelegt"),
-        ("Round 3 recorded", "Runde 3 eingetragen"),
-        ("Round 3: Ann bid entered", "Runde 3: Ansage von Ann eingetragen"),
-        ("Round 3: trump wizard:red", "Runde 3: Trumpf Zauberer: Geber wählte rot"),
+        ("game_set_up", {}, "Game set up", "Spiel angelegt"),
+        ("round_recorded", {"number": 3}, "Round 3 recorded", "Runde 3 eingetragen"),
         (
-            "Round 2 corrected: Ann's bid 1 → 2; trump none → green",
-            "Runde 2 korrigiert: Ansage von Ann 1 → 2; Trumpf kein Trumpf → grün",
+            "bid_entered",
+            {"number": 3, "name": "Ann"},
+            "Round 3: Ann bid entered",
+            "Runde 3: Ansage von Ann eingetragen",
         ),
-        ("Something the log wrote long ago", "Something the log wrote long ago"),
+        (
+            "trump_set",
+            {"number": 3, "trump": "wizard:red"},
+            "Round 3: trump Wizard: dealer chose red",
+            "Runde 3: Trumpf Zauberer: Geber wählte rot",
+        ),
+        (
+            "round_corrected",
+            {
+                "number": 2,
+                "parts": [
+                    {"part": "bid", "name": "Ann", "old": "1", "new": "2"},
+                    {"part": "trump", "old": "–", "new": "green"},
+                ],
+            },
+            "Round 2 corrected: Ann's bid 1 → 2; trump – → green",
+            "Runde 2 korrigiert: Ansage von Ann 1 → 2; Trumpf – → grün",
+        ),
+        (
+            "adjusted",
+            {"name": "Ben", "points": -10, "number": 4, "reason": "misdeal"},
+            "Ben: −10 in round 4 (misdeal)",
+            "Ben: −10 in Runde 4 (misdeal)",
+        ),
+        ("game_restored", {}, "Game brought back", "Spiel zurückgeholt"),
     ],
 )
-def test_change_log_lines_in_german(app: Flask, stored: str, german: str) -> None:
+def test_change_log_lines_are_worded_from_their_id_and_facts(
+    app: Flask, message: str, facts: dict[str, object], english: str, german: str
+) -> None:
+    assert message in i18n.LOG_MESSAGES
     with app.test_request_context(headers={"Accept-Language": "de"}):
-        assert i18n.change_summary(stored) == german
+        assert i18n.log_line(message, facts, "stored words") == german
     with app.test_request_context():
-        assert i18n.change_summary(stored) == stored
+        assert i18n.log_line(message, facts, "stored words") == english
+        assert i18n.log_line_in_english(message, facts) == english
+
+
+@pytest.mark.parametrize(
+    ("message", "facts"),
+    [
+        (None, None),  # a line of a file written before lines had ids
+        ("no_such_message", {}),
+        ("bid_entered", {"number": 3}),  # facts that don't fit (an imported file)
+        ("round_corrected", {"number": 2, "parts": [{"part": "bid"}]}),
+        ("adjusted", {"name": "Ben", "points": "many", "number": 4}),
+        ("round_recorded", ["not", "an", "object"]),
+    ],
+)
+def test_a_line_without_an_id_or_with_facts_that_do_not_fit_shows_its_stored_words(
+    app: Flask, message: str | None, facts: object
+) -> None:
+    with app.test_request_context(headers={"Accept-Language": "de"}):
+        assert i18n.log_line(message, facts, "Something the log wrote long ago") == (
+            "Something the log wrote long ago"
+        )
 
 
 def _draft_refusal(command: Callable[[engine.RoundDraft], object]) -> engine.RuleError:
