@@ -378,11 +378,9 @@ def _table_rejected(exc: Rejected, public_id: str, token: str) -> ResponseReturn
 
 def _table_again_rejected(exc: Rejected, public_id: str, token: str) -> ResponseReturnValue:
     """Play again on the pass-and-play phone refused: the cover, with the reason."""
-    urls = _table_urls(public_id, token)
-    table = _load(public_id)
-    message = exc.message
+    table, urls = _load(public_id), _table_urls(public_id, token)
     return _render(
-        "digital/table.html", table, None, exc.status, message=message, mode="table", **urls
+        "digital/table.html", table, None, exc.status, message=exc.message, mode="table", **urls
     )
 
 
