@@ -12,6 +12,11 @@ A service's refusal is answered by the renderer the view declares,
 stored. A view without one leaves the refusal to its blueprint's error handlers (the API
 answers in JSON: ``api/errors.py``). So a view holds no ``try/except`` around a service
 call, and never rolls back.
+
+Why a renderer per view, where the API has one handler per blueprint: a page's refusal is
+that page again (the game with the reason, the correction form as it was sent, a seat's
+widget, a notice titled after what was not done), so only the view knows what to show;
+a handler per blueprint would have to look the view up by its endpoint.
 """
 
 from __future__ import annotations

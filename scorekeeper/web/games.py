@@ -123,11 +123,11 @@ def _act(
 
     A refusal answers with the message and the game as stored (status 422, or 409 when
     someone else changed it first: :func:`_rejected`); a round that isn't there answers
-    404. A ``draft``
-    change (a bid or tricks of the open round) only changes the entry panel and the open
-    round's row of the pad: when the page said which version it showed (so the change
-    proves it was current), the answer is just those two (games/_tap.html). A change that
-    returns a round number scored that round: the whole game goes back.
+    404. A ``draft`` change (a bid or tricks of the open round) only changes the entry
+    panel and the open round's row of the pad: when the page said which version it
+    showed (so the change proves it was current), the answer is just those two
+    (games/_tap.html). A change that returns a round number scored that round: the whole
+    game goes back.
     """
     game = load_game(public_id)
     require_scorer(game)
@@ -529,11 +529,8 @@ def _adjust_rejected(exc: Rejected, public_id: str, number: int, **_: object) ->
     )
 
 
-adjusts = _writes(_adjust_rejected)
-
-
 @bp.post("/games/<public_id>/rounds/<int:number>/adjust")
-@adjusts
+@_writes(_adjust_rejected)
 def add_adjustment(public_id: str, number: int) -> ResponseReturnValue:
     """A one-off bonus or penalty for a player in a played round."""
     return _adjust(
@@ -547,7 +544,7 @@ def add_adjustment(public_id: str, number: int) -> ResponseReturnValue:
 
 
 @bp.post("/games/<public_id>/rounds/<int:number>/adjust/<int:index>/remove")
-@adjusts
+@_writes(_adjust_rejected)
 def remove_adjustment(public_id: str, number: int, index: int) -> ResponseReturnValue:
     """Take a bonus or penalty back."""
     return _adjust(
