@@ -60,14 +60,11 @@ from typing import Any
 from flask import Response, current_app, flash, g, request, session
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import generate_csrf
-from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import BadRequest
 
-from scorekeeper import writers
-from scorekeeper.extensions import db
+from scorekeeper import transaction, writers
 from scorekeeper.i18n import _, _l
 from scorekeeper.services import idempotency
-from scorekeeper.services.errors import Conflict
 
 HEADER = "Idempotency-Key"
 FORM_FIELD = "idempotency_key"
@@ -270,6 +267,7 @@ def idempotent(
     form: bool = True,
     scope: str | None = None,
     replayed: Callable[..., object] | None = None,
+    rejected: transaction.Rejects | None = None,
 ) -> Callable[[Callable[..., Any]], Any]:
     """Make a write view idempotent under its ``Idempotency-Key``.
 
@@ -283,18 +281,22 @@ def idempotent(
     flashed messages are kept and flashed again on a replay). Without it, the API's.
     ``replayed(remembered, **view_args)`` runs on a replay with what the view passed to
     :func:`remember`, to put back in the session what the first answer put there.
+
+    The write, with or without a key, is one transaction that the decorator commits or
+    rolls back (:func:`scorekeeper.transaction.run`); ``rejected(exc, **view_args)``
+    answers a service's :class:`Rejected` after the rollback.
     """
 
     def decorator(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
         @wraps(view)
         def wrapper(**kwargs: Any) -> ResponseReturnValue:
             with writers.turn():
-                return run(**kwargs)
+                return answer(**kwargs)
 
-        def run(**kwargs: Any) -> ResponseReturnValue:
+        def answer(**kwargs: Any) -> ResponseReturnValue:
             key = request_key(form)
             if key is None:
-                return view(**kwargs)
+                return transaction.run(view, kwargs, rejected)
             if authorize is not None:
                 authorize(**kwargs)
             client = client_scope(page=form, checked=authorize is not None, key=key)
@@ -319,49 +321,25 @@ def idempotent(
                 return kept
             flashed = len(session.get("_flashes", [])) if form else 0
             g.pop("idempotency_remembered", None)
-            try:
-                with idempotency.deferred_commit():
-                    response = current_app.make_response(view(**kwargs))
-            except Conflict:
-                # The same request, sent twice at once: the first one's answer is kept.
-                db.session.rollback()
-                kept = answer_kept()
-                if kept is not None:
-                    return kept
-                raise
-            except BaseException:
-                db.session.rollback()
-                raise
-            if response.status_code >= 400:
-                db.session.rollback()
-                if response.status_code == 409:
-                    kept = answer_kept()
-                    if kept is not None:
-                        return kept
-                return response
-            private = dict(g.pop("idempotency_remembered", {}))
-            if form and (flashes := _flashed_since(flashed)):
-                private[_FLASHES] = json.dumps(flashes)
-            headers = _kept_headers(response)
-            headers.update({PRIVATE + name: value for name, value in private.items()})
-            idempotency.keep(
-                slot.scope,
-                slot.key,
-                print_,
-                response.status_code,
-                headers,
-                response.get_data(),
-                slot.seal_key,
-            )
-            try:
-                db.session.commit()
-            except IntegrityError:
-                db.session.rollback()
-                kept = answer_kept()
-                if kept is not None:
-                    return kept
-                raise
-            return response
+
+            def keep(response: Response) -> None:
+                private = dict(g.pop("idempotency_remembered", {}))
+                if form and (flashes := _flashed_since(flashed)):
+                    private[_FLASHES] = json.dumps(flashes)
+                headers = _kept_headers(response)
+                headers.update({PRIVATE + name: value for name, value in private.items()})
+                idempotency.keep(
+                    slot.scope,
+                    slot.key,
+                    print_,
+                    response.status_code,
+                    headers,
+                    response.get_data(),
+                    slot.seal_key,
+                )
+
+            # The same request sent twice at once: the first one's answer is kept.
+            return transaction.run(view, kwargs, rejected, twin=answer_kept, keep=keep)
 
         return wrapper
 

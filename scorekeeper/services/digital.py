@@ -103,7 +103,7 @@ def create_table(
         for k, t in zip(kinds, tokens, strict=True)
     ]
     table = _open(game, rules, seats, _hash(table_token), seed)
-    idempotency.commit()  # with an Idempotency-Key: committed with the answer
+    idempotency.commit()  # in a write view: committed with the answer
     return NewTable(game, table, tokens, table_token, scorer_token)
 
 
@@ -163,14 +163,14 @@ def play_again(table: DigitalTable) -> DigitalTable:
 
 @contextmanager
 def _first_wins(message: str) -> Iterator[None]:
-    """Do the block and commit; when another process changed the table at the same moment
-    (its version moved on), nothing is stored and :class:`Conflict` says ``message``.
-    Any flush in the block (autoflush included) may find it so."""
+    """Do the block and commit (with the answer, inside a write view); when another
+    process changed the table at the same moment (its version moved on), nothing is
+    stored (the transaction's owner rolls it back) and :class:`Conflict` says
+    ``message``. Any flush in the block (autoflush included) may find it so."""
     try:
         yield
-        db.session.commit()
+        idempotency.commit()
     except StaleDataError:
-        db.session.rollback()
         raise Conflict(message, "conflict") from None
 
 

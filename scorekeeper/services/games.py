@@ -318,7 +318,8 @@ def _finish(game: Game, change: Change) -> None:
     """Recompute scores and totals of every round from the engine, log, commit.
 
     A concurrent change by another scorer shows as a stale version (or, for a new round,
-    the same round number stored twice) and becomes a :class:`Conflict`: nothing is stored.
+    the same round number stored twice) and becomes a :class:`Conflict`: nothing is stored
+    (whoever owns the transaction rolls it back: ``scorekeeper/transaction.py``).
     """
     try:
         sheet = sheet_of(game)
@@ -335,9 +336,8 @@ def _finish(game: Game, change: Change) -> None:
         # Added to the log without reading it (a tap's statements count).
         change.game = game
         db.session.add(change)
-        idempotency.commit()  # with an Idempotency-Key: flushed, committed with the answer
+        idempotency.commit()  # in a write view: flushed, committed with the answer
     except (StaleDataError, IntegrityError):
-        db.session.rollback()
         raise Conflict(
             _(
                 "Already recorded by someone else: the game changed in the meantime. "

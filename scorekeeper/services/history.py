@@ -347,8 +347,7 @@ def _save(game: Game, action: str) -> None:
     game.changes.append(changelog.line(action, action, data={}))
     try:
         idempotency.commit()
-    except StaleDataError:
-        db.session.rollback()
+    except StaleDataError:  # rolled back by the transaction's owner
         raise Conflict(
             _("Someone changed this game in the meantime: nothing was deleted or brought back."),
             "conflict",

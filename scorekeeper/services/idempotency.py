@@ -1,10 +1,11 @@
 """Idempotency keys: a write and the answer it got are stored in one transaction.
 
-The services end every write with :func:`commit`. Inside :func:`deferred_commit` (a
-request that carries an ``Idempotency-Key``) that only flushes: the write is checked by
-the database (versions, unique rounds) but not yet committed, so the web layer can render
-the answer, add it with :func:`keep` and commit both at once. A crash then leaves either
-the write with its key or neither, and a retry finds the answer or writes afresh.
+The services end every write with :func:`commit`. Inside :func:`deferred_commit` (a write
+view: ``scorekeeper/transaction.py`` owns its transaction) that only flushes: the write is
+checked by the database (versions, unique rounds) but not yet committed, so the web layer
+can render the answer, add it with :func:`keep` when the request carries an
+``Idempotency-Key``, and commit both at once. A crash then leaves either the write with
+its key or neither, and a retry finds the answer or writes afresh.
 
 A kept answer may hold secrets (a new game's scorer token, a digital table's seat links),
 so it is stored sealed: encrypted and authenticated under a key that only the client's

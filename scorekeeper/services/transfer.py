@@ -1322,7 +1322,7 @@ def _converter(type_: Any, dialect: Dialect) -> Any:
 
 def _store_all(games: list[_Prepared], circle_id: int) -> int:
     """Store the games not yet on the server, with their statistics; returns how many.
-    Commits (or, with an Idempotency-Key, leaves the commit to the answer)."""
+    Commits (or, in a write view, leaves the commit to the answer)."""
     existing = _existing([g.public_id for g in games])
     fresh = [g for g in games if g.public_id not in existing]
     if fresh:
@@ -1334,7 +1334,7 @@ def _store_all(games: list[_Prepared], circle_id: int) -> int:
         for start in range(0, len(fresh), STORE_BATCH):
             _store_batch(fresh[start : start + STORE_BATCH], players, circle_id, tally)
         tally.store()
-    idempotency.commit()  # with an Idempotency-Key: committed with the answer
+    idempotency.commit()  # in a write view: committed with the answer
     return len(fresh)
 
 

@@ -11,7 +11,6 @@ from flask import Response, abort, flash, make_response, redirect, render_templa
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.extensions import db
 from scorekeeper.i18n import _
 from scorekeeper.idempotency import idempotent
 from scorekeeper.models import Game
@@ -86,20 +85,21 @@ def _refuse(message: str, public_id: str, **view_args: object) -> Response:
     return _refusal(422, _("Nothing was started"), message, public_id)
 
 
+def _rejected(exc: Rejected, public_id: str) -> ResponseReturnValue:
+    """Nothing started: the next game already was (there it is), or the game can't have
+    one (why, in words)."""
+    if isinstance(exc, game_service.NextGameStarted):
+        flash(exc.message)
+        return _to_game(exc.public_id)
+    return _refusal(exc.status, _("Nothing was started"), exc.message, public_id)
+
+
 @bp.post("/games/<public_id>/again", endpoint="play_again")
-@idempotent(_refuse, authorize=_authorize, replayed=grant_again)
+@idempotent(_refuse, authorize=_authorize, replayed=grant_again, rejected=_rejected)
 def play_again(public_id: str) -> ResponseReturnValue:
     """Start the next game at this table; this browser keeps its score. A double tap or
     a retry (the same idempotency key) starts one game, and both answers lead to it."""
     game = load_game(public_id)
     _require_table(game)  # also without an idempotency key
-    try:
-        new, token = game_service.play_again(game)
-    except game_service.NextGameStarted as exc:
-        db.session.rollback()
-        flash(exc.message)
-        return _to_game(exc.public_id)
-    except Rejected as exc:
-        db.session.rollback()
-        return _refusal(exc.status, _("Nothing was started"), exc.message, public_id)
+    new, token = game_service.play_again(game)
     return open_as_scorer(new.public_id, token)

@@ -83,6 +83,10 @@ def _refuse_new(message: str, **_: object) -> Response:
     return _new_form(422, message, request.form.get("name", ""))
 
 
+def _not_created(exc: Rejected) -> Response:
+    return _new_form(exc.status, exc.message, request.form.get("name", ""))
+
+
 def _join_again(remembered: dict[str, str], **_: object) -> None:
     # A retried creation: the first answer (and its cookie) got lost on the way.
     if "circle" in remembered:
@@ -94,19 +98,16 @@ def _join_again(remembered: dict[str, str], **_: object) -> None:
 
 
 @bp.post("/circles")
-@idempotent(_refuse_new, replayed=_join_again, scope="new-circle")
+@idempotent(_refuse_new, replayed=_join_again, scope="new-circle", rejected=_not_created)
 def create_circle() -> ResponseReturnValue:
     """Make the circle; this browser holds its link from now on."""
     if not creation_open():
         return _new_form(
             403, _("Only people who know this server's passphrase can make circles here.")
         )
-    try:
-        circle = circle_service.create_circle(
-            request.form.get("name", ""), request.form.get("passphrase", "")
-        )
-    except Rejected as exc:
-        return _new_form(exc.status, exc.message, request.form.get("name", ""))
+    circle = circle_service.create_circle(
+        request.form.get("name", ""), request.form.get("passphrase", "")
+    )
     join_circle(circle, circle_service.circle_key(circle), circle_service.passphrase_proof(circle))
     remember(circle=circle.public_id)
     return redirect(url_for("web.circle_home", circle_id=circle.public_id, welcome=1), 303)
@@ -192,30 +193,31 @@ def _refuse_settings(message: str, circle_id: str) -> ResponseReturnValue:
     return redirect(url_for("web.circle_home", circle_id=circle_id), 303)
 
 
+def _settings_rejected(exc: Rejected, circle_id: str) -> ResponseReturnValue:
+    return _refuse_settings(exc.message, circle_id)
+
+
 @bp.post("/circles/<circle_id>/settings")
-@idempotent(_refuse_settings, authorize=_member, scope="circle")
+@idempotent(_refuse_settings, authorize=_member, scope="circle", rejected=_settings_rejected)
 def circle_settings(circle_id: str) -> ResponseReturnValue:
     """Rename the circle, set or clear its passphrase, or make a new link."""
     circle = load_circle(circle_id)
     action = request.form.get("do", "")
-    try:
-        if action == "rename":
-            circle_service.rename_circle(circle, request.form.get("name", ""))
-            flash(_("The circle is called %(name)s now.", name=circle.name))
-        elif action == "passphrase":
-            circle_service.set_passphrase(circle, request.form.get("passphrase", ""))
-            flash(
-                _("The circle asks for its passphrase now.")
-                if circle.passphrase_hash
-                else _("The circle asks for no passphrase now.")
-            )
-        elif action == "new-link":
-            circle_service.new_link(circle)
-            flash(_("New link made: the old one no longer opens the circle."))
-        else:
-            abort(400)
-    except Rejected as exc:
-        return _refuse_settings(exc.message, circle_id)
+    if action == "rename":
+        circle_service.rename_circle(circle, request.form.get("name", ""))
+        flash(_("The circle is called %(name)s now.", name=circle.name))
+    elif action == "passphrase":
+        circle_service.set_passphrase(circle, request.form.get("passphrase", ""))
+        flash(
+            _("The circle asks for its passphrase now.")
+            if circle.passphrase_hash
+            else _("The circle asks for no passphrase now.")
+        )
+    elif action == "new-link":
+        circle_service.new_link(circle)
+        flash(_("New link made: the old one no longer opens the circle."))
+    else:
+        abort(400)
     # This browser keeps its way in with the new link or passphrase.
     join_circle(circle, circle_service.circle_key(circle), circle_service.passphrase_proof(circle))
     return redirect(url_for("web.circle_home", circle_id=circle.public_id), 303)

@@ -25,16 +25,15 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
-from scorekeeper import i18n, limits, writers
+from scorekeeper import i18n, limits, transaction
 from scorekeeper.engine import Bidding, DealerRule, Plan, RuleSet, Suit
-from scorekeeper.extensions import db
 from scorekeeper.idempotency import idempotent, remember
 from scorekeeper.models import DigitalTable
 from scorekeeper.services import digital as service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import players as player_service
 from scorekeeper.services import roster
-from scorekeeper.services.errors import Conflict, Rejected
+from scorekeeper.services.errors import Rejected
 from scorekeeper.web.access import is_htmx, member_circles, member_circles_held, qr_svg
 from scorekeeper.web.cardfaces import suit_word
 from scorekeeper.web.rule_fields import SWITCHES, RuleFields
@@ -107,8 +106,13 @@ def _form_values() -> dict[str, Any]:
 
 
 def _refuse(message: str, **_: object) -> ResponseReturnValue:
-    """The form as sent, refused before it was looked at (a reused idempotency key)."""
+    """The form as sent, refused before it was looked at (a reused idempotency key), or
+    by the rules of the game."""
     return _setup_page(_form_values(), message, 422)
+
+
+def _not_created(exc: Rejected) -> ResponseReturnValue:
+    return _refuse(exc.message)
 
 
 def _keep_links(public_id: str, tokens: list[str]) -> None:
@@ -125,7 +129,7 @@ def _links_again(remembered: dict[str, str], **_: object) -> None:
 
 
 @bp.post("/new")
-@idempotent(_refuse, replayed=_links_again)
+@idempotent(_refuse, replayed=_links_again, rejected=_not_created)
 def create() -> ResponseReturnValue:
     """Create the game, deal round 1, and show the seat links (once for a form sent twice
     with the same idempotency key)."""
@@ -141,15 +145,11 @@ def create() -> ResponseReturnValue:
     chosen = limits.whole_number(values["first_dealer"])
     # Seats left empty close up: the dealer's place is counted among the players.
     dealer = kept.index(chosen) if chosen in kept else -1
-    try:
-        rules = game_service.parse_rules(values["rules"].rules())
-        made = service.create_table(
-            [n for n, _ in seats], [k for _, k in seats], dealer, rules, level=values["level"]
-        )
-    except (ValueError, Rejected) as exc:
-        message = exc.message if isinstance(exc, Rejected) else i18n.rule_message(exc)
-        db.session.rollback()
-        return _setup_page(values, message, 422)
+    # A rule set or table the rules refuse: _not_created shows the form again, with why.
+    rules = game_service.parse_rules(values["rules"].rules())
+    made = service.create_table(
+        [n for n, _ in seats], [k for _, k in seats], dealer, rules, level=values["level"]
+    )
     public_id = made.game.public_id
     # Nobody keeps score by hand in a digital game: the rounds come from the table alone,
     # so the creator gets the seat links, not the scorer's rights on the pad.
@@ -298,44 +298,72 @@ def seat_live(public_id: str, token: str) -> ResponseReturnValue:
     return response
 
 
+# A move made when another process changed the table at the same moment (hidden bids
+# come in together) is made again on the table as it is now: the seat's action number
+# makes that safe.
+MOVE_ATTEMPTS = 3
+# Play again, tapped on two phones at once: the second look finds the game just started.
+AGAIN_ATTEMPTS = 2
+
+
+def _seat_rejected(exc: Rejected, public_id: str, token: str) -> ResponseReturnValue:
+    """A seat's move or Play again refused: the seat as it is now, with the reason (a tap
+    already counted, without JavaScript: the seat's page)."""
+    table, me = _seat(public_id, token)
+    urls = _seat_urls(public_id, token)
+    if exc.code == "already_done" and not is_htmx():
+        return redirect(urls["page_url"], 303)
+    return _render("digital/seat.html", table, me, exc.status, message=exc.message, **urls)
+
+
 @bp.post("/<public_id>/s/<token>/act")
+@transaction.write(_seat_rejected, attempts=MOVE_ATTEMPTS)
 def seat_act(public_id: str, token: str) -> ResponseReturnValue:
     """A move from a seat's phone (trump, bid or card)."""
     table, me = _seat(public_id, token)
-    return _do(table, me, "digital/seat.html", _seat_urls(public_id, token))
+    urls = _seat_urls(public_id, token)
+    _act(table, me)
+    if not is_htmx():
+        return redirect(urls["page_url"], 303)
+    return _render("digital/seat.html", table, me, 200, **urls)
 
 
 @bp.post("/<public_id>/s/<token>/again")
+@transaction.write(_seat_rejected, attempts=AGAIN_ATTEMPTS)
 def seat_again(public_id: str, token: str) -> ResponseReturnValue:
     """Play again from a seat's phone: to this seat in the next game."""
-    table, me = _seat(public_id, token)
-    return _again(table, me, "digital/seat.html", _seat_urls(public_id, token))
+    table, _me = _seat(public_id, token)
+    return _again(table, _seat_urls(public_id, token))
+
+
+def _table_rejected(exc: Rejected, public_id: str, token: str) -> ResponseReturnValue:
+    """A move or Play again on the pass-and-play phone refused: the table as it is now,
+    with the reason."""
+    return _table_view(_load(public_id), token, exc.status, message=exc.message)
+
+
+def _table_again_rejected(exc: Rejected, public_id: str, token: str) -> ResponseReturnValue:
+    """Play again on the pass-and-play phone refused: the cover, with the reason."""
+    table, urls = _load(public_id), _table_urls(public_id, token)
+    return _render(
+        "digital/table.html", table, None, exc.status, message=exc.message, mode="table", **urls
+    )
 
 
 @bp.post("/<public_id>/t/<token>/again")
+@transaction.write(_table_again_rejected, attempts=AGAIN_ATTEMPTS)
 def table_again(public_id: str, token: str) -> ResponseReturnValue:
     """Play again from the pass-and-play phone: to the next game's cover."""
     t = _table(public_id, token)
     _set_revealed(public_id, None)
-    return _again(t, None, "digital/table.html", _table_urls(public_id, token), mode="table")
+    return _again(t, _table_urls(public_id, token))
 
 
-def _again(
-    table: DigitalTable, me: int | None, page: str, urls: dict[str, str], **extra: Any
-) -> ResponseReturnValue:
+def _again(table: DigitalTable, urls: dict[str, str]) -> ResponseReturnValue:
     """Start (or find) the next game at this table and go to this link's place in it; the
     browser that set the game up keeps the links for the next one too."""
     public_id = table.game.public_id
-    try:
-        with writers.turn():
-            try:
-                new = service.play_again(table)
-            except Conflict:
-                db.session.rollback()
-                new = service.play_again(_load(public_id))  # finds the one just started
-    except Rejected as exc:
-        db.session.rollback()
-        return _render(page, _load(public_id), me, exc.status, message=exc.message, **urls, **extra)
+    new = service.play_again(table)
     new_id = new.game.public_id
     if public_id in _links():
         _keep_links(new_id, _links()[public_id])
@@ -347,43 +375,10 @@ def _again(
     return redirect(target, 303)
 
 
-RETRIES = 3
-
-
-def _act(public_id: str, seat: int) -> DigitalTable:
-    """Make the move the form asks for. When another process changed the table at the
-    same moment (hidden bids come in together), load it again and retry: the seat's
-    action number makes a retry safe. :raises Rejected: as the service does."""
+def _act(table: DigitalTable, seat: int) -> None:
+    """Make the move the form asks for. :raises Rejected: as the service does."""
     form = request.form
-    with writers.turn():
-        for attempt in range(RETRIES):
-            table = _load(public_id)
-            try:
-                service.act(
-                    table, seat, form.get("action", ""), form.get("value", ""), form.get("seq", "")
-                )
-                return table
-            except Conflict as exc:
-                db.session.rollback()
-                if exc.code != "conflict" or attempt == RETRIES - 1:
-                    raise
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def _do(
-    table: DigitalTable, me: int, page: str, urls: dict[str, str], **extra: Any
-) -> ResponseReturnValue:
-    try:
-        table = _act(table.game.public_id, me)
-    except Rejected as exc:
-        db.session.rollback()
-        table = _load(table.game.public_id)
-        if exc.code == "already_done" and not is_htmx():
-            return redirect(urls["page_url"], 303)
-        return _render(page, table, me, exc.status, message=exc.message, **urls, **extra)
-    if not is_htmx():
-        return redirect(urls["page_url"], 303)
-    return _render(page, table, me, 200, **urls, **extra)
+    service.act(table, seat, form.get("action", ""), form.get("value", ""), form.get("seq", ""))
 
 
 # -- pass and play on one phone -------------------------------------------------------------
@@ -468,6 +463,7 @@ def table_reveal(public_id: str, token: str) -> ResponseReturnValue:
 
 
 @bp.post("/<public_id>/t/<token>/act")
+@transaction.write(_table_rejected, attempts=MOVE_ATTEMPTS)
 def table_act(public_id: str, token: str) -> ResponseReturnValue:
     """A move by the player whose hand is shown; the hand is hidden again after it."""
     t = _table(public_id, token)
@@ -481,12 +477,7 @@ def table_act(public_id: str, token: str) -> ResponseReturnValue:
                 'First tap "Tap when only … is looking" for the player whose turn it is.'
             ),
         )
-    try:
-        t = _act(public_id, shown)
-    except Rejected as exc:
-        db.session.rollback()
-        t = _load(public_id)
-        return _table_view(t, token, exc.status, message=exc.message)
+    _act(t, shown)
     _set_revealed(public_id, None)
     if not is_htmx():
         return redirect(url_for("digital.table", public_id=public_id, token=token), 303)

@@ -24,8 +24,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import i18n, limits, writers
-from scorekeeper.extensions import db
+from scorekeeper import i18n, limits, transaction
 from scorekeeper.idempotency import idempotent
 from scorekeeper.models import Game
 from scorekeeper.services import circles as circle_service
@@ -123,19 +122,16 @@ def _act(
     """Run one change of a game as its scorer and answer with what changed.
 
     A refusal answers with the message and the game as stored (status 422, or 409 when
-    someone else changed it first); a round that isn't there answers 404. A ``draft``
-    change (a bid or tricks of the open round) only changes the entry panel and the open
-    round's row of the pad: when the page said which version it showed (so the change
-    proves it was current), the answer is just those two (games/_tap.html). A change that
-    returns a round number scored that round: the whole game goes back.
+    someone else changed it first: :func:`_rejected`); a round that isn't there answers
+    404. A ``draft`` change (a bid or tricks of the open round) only changes the entry
+    panel and the open round's row of the pad: when the page said which version it
+    showed (so the change proves it was current), the answer is just those two
+    (games/_tap.html). A change that returns a round number scored that round: the whole
+    game goes back.
     """
     game = load_game(public_id)
     require_scorer(game)
-    try:
-        scored = change(game)
-    except Rejected as exc:
-        db.session.rollback()
-        return _game_response(load_game(public_id), exc.status, message=exc.message)
+    scored = change(game)
     if done:
         flash(done)
     if not is_htmx():
@@ -155,10 +151,27 @@ def _refuse(message: str, public_id: str, **_: object) -> Response:
     return _game_response(load_game(public_id), 422, message=message)
 
 
-# Every change carries an idempotency key: app.js sends one per tap as a header, and
-# each rendered form holds one for phones without JavaScript. A retry answers as the
-# first request did and records nothing twice.
-write = idempotent(_refuse, authorize=lambda public_id, **_: require_scorer(load_game(public_id)))
+def _rejected(exc: Rejected, public_id: str, **_: object) -> Response:
+    """A change refused (422, or 409 when someone else changed the game first): the
+    message, with the game as stored."""
+    return _game_response(load_game(public_id), exc.status, message=exc.message)
+
+
+def _writes(rejected: Callable[..., ResponseReturnValue]) -> Callable[..., Any]:
+    """A change of a game by its scorer, answered on refusal by ``rejected``.
+
+    Every change carries an idempotency key: app.js sends one per tap as a header, and
+    each rendered form holds one for phones without JavaScript. A retry answers as the
+    first request did and records nothing twice.
+    """
+    return idempotent(
+        _refuse,
+        authorize=lambda public_id, **_: require_scorer(load_game(public_id)),
+        rejected=rejected,
+    )
+
+
+write = _writes(_rejected)
 
 
 @bp.app_template_global("idempotency_key")
@@ -438,28 +451,32 @@ def edit_round(public_id: str, number: int) -> Response:
     return _edit_response(game, _completed_round(game, number))
 
 
+def _correction_sent(game: Game) -> dict[str, Any]:
+    """The correction form's bids, tricks and trump as sent."""
+    n = game.player_count
+    return {
+        "bids": [_form_int(f"bid{s}", blank=None) for s in range(n)],
+        "tricks": [_form_int(f"tricks{s}") for s in range(n)],
+        "trump": request.form.get("trump", ""),
+    }
+
+
+def _correction_rejected(exc: Rejected, public_id: str, number: int) -> Response:
+    """The correction form again as it was sent, with the reason."""
+    game = load_game(public_id)
+    sent = _correction_sent(game)
+    return _edit_response(game, number, exc.status, message=exc.message, sent=sent)
+
+
 @bp.post("/games/<public_id>/rounds/<int:number>")
-@write
+@_writes(_correction_rejected)
 def correct_round(public_id: str, number: int) -> ResponseReturnValue:
     """Correct a scored round: the rule set checks it with the totals before it (P2)."""
     game = load_game(public_id)
     require_scorer(game)
     _completed_round(game, number)
-    n = game.player_count
-    bids = [_form_int(f"bid{s}", blank=None) for s in range(n)]
-    tricks = [_form_int(f"tricks{s}") for s in range(n)]
-    trump = request.form.get("trump", "")
     version = game.version
-    try:
-        game_service.update_round(
-            game, number, bids=bids, tricks=tricks, trump=trump, version=_version()
-        )
-    except Rejected as exc:
-        db.session.rollback()
-        game = load_game(public_id)
-        # Show the form again as it was sent, with the reason.
-        sent = {"bids": bids, "tricks": tricks, "trump": trump}
-        return _edit_response(game, number, exc.status, message=exc.message, sent=sent)
+    game_service.update_round(game, number, **_correction_sent(game), version=_version())
     changed = game.version != version
     flash(
         i18n._("Round %(number)s corrected.", number=number)
@@ -491,27 +508,29 @@ def _adjust(
     public_id: str, number: int, change: Callable[[Game], None], note: str
 ) -> ResponseReturnValue:
     """A bonus or penalty given or taken back: the correction panel again, with the pad
-    and standings as they now stand; refused, the panel says why (nothing stored)."""
+    and standings as they now stand (refused: :func:`_adjust_rejected`)."""
     game = load_game(public_id)
     require_scorer(game)
     _completed_round(game, number)
-    try:
-        change(game)
-    except Rejected as exc:
-        db.session.rollback()
-        sent = {"seat": request.form.get("seat", ""), "points": request.form.get("points", "")}
-        sent["reason"] = request.form.get("reason", "")
-        return _edit_response(
-            load_game(public_id), number, exc.status, message=exc.message, adjust_sent=sent
-        )
+    change(game)
     flash(note)
     if not is_htmx():
         return _back_to_game(game)
     return _edit_response(game, number)
 
 
+def _adjust_rejected(exc: Rejected, public_id: str, number: int, **_: object) -> Response:
+    """A bonus or penalty refused: the correction panel says why, with the form as sent
+    (nothing stored)."""
+    sent = {"seat": request.form.get("seat", ""), "points": request.form.get("points", "")}
+    sent["reason"] = request.form.get("reason", "")
+    return _edit_response(
+        load_game(public_id), number, exc.status, message=exc.message, adjust_sent=sent
+    )
+
+
 @bp.post("/games/<public_id>/rounds/<int:number>/adjust")
-@write
+@_writes(_adjust_rejected)
 def add_adjustment(public_id: str, number: int) -> ResponseReturnValue:
     """A one-off bonus or penalty for a player in a played round."""
     return _adjust(
@@ -525,7 +544,7 @@ def add_adjustment(public_id: str, number: int) -> ResponseReturnValue:
 
 
 @bp.post("/games/<public_id>/rounds/<int:number>/adjust/<int:index>/remove")
-@write
+@_writes(_adjust_rejected)
 def remove_adjustment(public_id: str, number: int, index: int) -> ResponseReturnValue:
     """Take a bonus or penalty back."""
     return _adjust(
@@ -561,14 +580,14 @@ def delete_round(public_id: str, number: int) -> ResponseReturnValue:
 
 
 @bp.post("/games/<public_id>/take-over")
+@transaction.write()
 def take_over(public_id: str) -> ResponseReturnValue:
     """A member of the game's circle keeps score on this phone from now on (the old
     scorer link stops working; the change log says so)."""
     game = load_game(public_id)
     if not is_member_of(game.circle_id):
         abort(403)
-    with writers.turn():
-        token = game_service.new_scorer_token(game)
+    token = game_service.new_scorer_token(game)
     grant_scorer(game.public_id, token)
     flash(i18n._("You keep score of this game on this phone now."))
     return _back_to_game(game)
@@ -586,29 +605,33 @@ def move_form(public_id: str) -> str:
     )
 
 
+def _move_refused(message: str, public_id: str) -> Response:
+    """The choice of circle again, with why the game was not moved (422)."""
+    game = load_game(public_id)
+    body = render_template(
+        "games/move.html",
+        game=game,
+        names=game_service.names_of(game),
+        circles=member_circles(),
+        message=message,
+    )
+    return make_response(body, 422)
+
+
+def _move_rejected(exc: Rejected, public_id: str) -> Response:
+    return _move_refused(exc.message, public_id)
+
+
 @bp.post("/games/<public_id>/move")
+@transaction.write(_move_rejected)
 def move_game(public_id: str) -> ResponseReturnValue:
     """Move a one-off game into one of this phone's circles."""
     game = load_game(public_id)
     require_scorer(game)
     target = request.form.get("circle", "")
     circle = next((c for c in member_circles() if c.public_id == target), None)
-    message = i18n._("Choose one of your circles.")
-    if circle is not None:
-        try:
-            with writers.turn():
-                circle_service.move_game(game, circle)
-        except Rejected as exc:
-            db.session.rollback()
-            message = exc.message
-        else:
-            flash(i18n._("The game is in %(circle)s now.", circle=circle.name))
-            return _back_to_game(game)
-    body = render_template(
-        "games/move.html",
-        game=load_game(public_id),
-        names=game_service.names_of(game),
-        circles=member_circles(),
-        message=message,
-    )
-    return make_response(body, 422)
+    if circle is None:
+        return _move_refused(i18n._("Choose one of your circles."), public_id)
+    circle_service.move_game(game, circle)
+    flash(i18n._("The game is in %(circle)s now.", circle=circle.name))
+    return _back_to_game(game)

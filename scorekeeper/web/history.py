@@ -25,7 +25,6 @@ from flask import (
 )
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.extensions import db
 from scorekeeper.i18n import _, _l
 from scorekeeper.idempotency import idempotent
 from scorekeeper.models import Game
@@ -209,32 +208,32 @@ def _back(game: Game, **args: str) -> str:
     return f"{target}?{urlencode(args)}" if args else target
 
 
+def _not_deleted(exc: Rejected, **view_args: object) -> Response:
+    return _refusal(exc.status, _("Nothing was deleted"), exc.message)
+
+
+def _not_restored(exc: Rejected, **view_args: object) -> Response:
+    return _refusal(exc.status, _("Nothing was brought back"), exc.message)
+
+
 @bp.post("/games/<public_id>/delete")
-@idempotent(_refuse_table, authorize=_authorize_table)
+@idempotent(_refuse_table, authorize=_authorize_table, rejected=_not_deleted)
 def delete_game(public_id: str) -> BaseResponse:
     """Delete the game (it leaves the lists and statistics); the page it leads back to
     offers the Undo. Deleting it again changes nothing and answers the same."""
     game = _find(public_id)
     _require_table(game)
-    try:
-        history.delete_game(game)
-    except Rejected as exc:
-        db.session.rollback()
-        return _refusal(exc.status, _("Nothing was deleted"), exc.message)
+    history.delete_game(game)
     return redirect(_back(game, deleted=game.public_id), 303)
 
 
 @bp.post("/games/<public_id>/restore")
-@idempotent(_refuse_table, authorize=_authorize_table)
+@idempotent(_refuse_table, authorize=_authorize_table, rejected=_not_restored)
 def restore_game(public_id: str) -> BaseResponse:
     """Undo a delete: the game is back in the lists and statistics, as it was."""
     game = _find(public_id)
     _require_table(game)
-    try:
-        restored = history.restore_game(game)
-    except Rejected as exc:
-        db.session.rollback()
-        return _refusal(exc.status, _("Nothing was brought back"), exc.message)
+    restored = history.restore_game(game)
     if restored:
         flash(_("The game is back."))
     else:
@@ -268,8 +267,13 @@ def player_page(circle_id: str, player_id: int) -> tuple[str, int]:
 
 
 def _refuse_on_player(message: str, circle_id: str, player_id: int) -> tuple[str, int]:
-    """A request refused before it was looked at (a reused idempotency key): 422."""
+    """A request refused before it was looked at (a reused idempotency key), or by the
+    roster: 422."""
     return _player_page(circle_id, player_id, message, 422)
+
+
+def _player_rejected(exc: Rejected, circle_id: str, player_id: int) -> tuple[str, int]:
+    return _refuse_on_player(exc.message, circle_id, player_id)
 
 
 def _member(circle_id: str, **_: object) -> None:
@@ -277,22 +281,17 @@ def _member(circle_id: str, **_: object) -> None:
 
 
 @bp.post("/circles/<circle_id>/players/<int:player_id>/rename")
-@idempotent(_refuse_on_player, authorize=_member, scope="players")
+@idempotent(_refuse_on_player, authorize=_member, scope="players", rejected=_player_rejected)
 def player_rename(circle_id: str, player_id: int) -> BaseResponse | tuple[str, int]:
     """Give the player a new name."""
     circle = load_circle(circle_id)
-    try:
-        player = roster.rename_player(
-            circle.id, _player_id(player_id), request.form.get("name", "")
-        )
-    except Rejected as exc:
-        return _player_page(circle_id, player_id, exc.message, 422)
+    player = roster.rename_player(circle.id, _player_id(player_id), request.form.get("name", ""))
     flash(_("Renamed to %(name)s.", name=player.name))
     return redirect(url_for("web.player_page", circle_id=circle_id, player_id=player_id), 303)
 
 
 @bp.post("/circles/<circle_id>/players/<int:player_id>/merge")
-@idempotent(_refuse_on_player, authorize=_member, scope="players")
+@idempotent(_refuse_on_player, authorize=_member, scope="players", rejected=_player_rejected)
 def player_merge(circle_id: str, player_id: int) -> BaseResponse | tuple[str, int]:
     """Merge another name into this player (their games move here)."""
     circle = load_circle(circle_id)
@@ -301,10 +300,7 @@ def player_merge(circle_id: str, player_id: int) -> BaseResponse | tuple[str, in
         return _player_page(
             circle_id, player_id, _("Choose the name to merge into this player."), 422
         )
-    try:
-        player = roster.merge_players(circle.id, _player_id(player_id), int(other))
-    except Rejected as exc:
-        return _player_page(circle_id, player_id, exc.message, 422)
+    player = roster.merge_players(circle.id, _player_id(player_id), int(other))
     flash(_("Merged: all those games are now %(name)s's.", name=player.name))
     return redirect(url_for("web.player_page", circle_id=circle_id, player_id=player_id), 303)
 
@@ -352,8 +348,12 @@ def _refuse_import(message: str, circle_id: str) -> tuple[str, int]:
     return render_template("history/transfer.html", circle=circle, error=message), 422
 
 
+def _import_rejected(exc: Rejected, circle_id: str) -> tuple[str, int]:
+    return _refuse_import(exc.message, circle_id)
+
+
 @bp.post("/circles/<circle_id>/import")
-@idempotent(_refuse_import, authorize=_member, scope="import")
+@idempotent(_refuse_import, authorize=_member, scope="import", rejected=_import_rejected)
 def history_upload(circle_id: str) -> BaseResponse | tuple[str, int]:
     """Restore games from an uploaded history file into the circle; a bad file stores
     nothing."""
@@ -361,10 +361,7 @@ def history_upload(circle_id: str) -> BaseResponse | tuple[str, int]:
     upload = request.files.get("file")
     if upload is None or not upload.filename:
         return _refuse_import(_("Choose a file to import."), circle_id)
-    try:
-        result = transfer.import_history(upload.read(), circle.id)
-    except Rejected as exc:
-        return _refuse_import(exc.message, circle_id)
+    result = transfer.import_history(upload.read(), circle.id)
     flash(str(result))
     return redirect(url_for("web.games_list", circle_id=circle_id), 303)
 

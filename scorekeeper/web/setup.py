@@ -197,8 +197,13 @@ def _refuse(message: str, **_: object) -> Response:
     return _render(SetupForm.parse(request.form), status=422, message=message)
 
 
+def _rejected(exc: Rejected) -> Response:
+    """The form as sent, with why no game was set up from it."""
+    return _render(SetupForm.parse(request.form), status=exc.status, message=exc.message)
+
+
 @bp.post("/games")
-@idempotent(_refuse, replayed=grant_again)
+@idempotent(_refuse, replayed=grant_again, rejected=_rejected)
 def create_game() -> ResponseReturnValue:
     """Create the game; this browser becomes its scorer. Errors come back as 422.
 
@@ -210,11 +215,8 @@ def create_game() -> ResponseReturnValue:
         return _render(
             form, status=422, message=_("This phone can't open that circle: open its link first.")
         )
-    try:
-        rules = game_service.parse_rules(form.rules())
-        game, token = game_service.create_game(
-            form.players(), form.dealer_seat(), rules, circle_id=circle.id if circle else None
-        )
-    except Rejected as exc:
-        return _render(form, status=exc.status, message=exc.message)
+    rules = game_service.parse_rules(form.rules())
+    game, token = game_service.create_game(
+        form.players(), form.dealer_seat(), rules, circle_id=circle.id if circle else None
+    )
     return open_as_scorer(game.public_id, token)
