@@ -270,6 +270,7 @@ def idempotent(
     form: bool = True,
     scope: str | None = None,
     replayed: Callable[..., object] | None = None,
+    checked: bool = False,
 ) -> Callable[[Callable[..., Any]], Any]:
     """Make a write view idempotent under its ``Idempotency-Key``.
 
@@ -283,11 +284,25 @@ def idempotent(
     flashed messages are kept and flashed again on a replay). Without it, the API's.
     ``replayed(remembered, **view_args)`` runs on a replay with what the view passed to
     :func:`remember`, to put back in the session what the first answer put there.
+    ``checked``: the view checks every change against the version of what it read (a
+    game's writes), so it may read without the write turn (SQLite,
+    :func:`writers.turn_at_first_write`); a :class:`Conflict` (someone else's change
+    came in between, or really a stale version) is then answered by doing the write once
+    more holding the turn throughout, as the writes one after the other would answer.
     """
 
     def decorator(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
         @wraps(view)
         def wrapper(**kwargs: Any) -> ResponseReturnValue:
+            if checked:
+                with writers.turn_at_first_write() as unlocked:
+                    try:
+                        return run(**kwargs)
+                    except Conflict:
+                        if not unlocked:
+                            raise
+                        # Maybe a change made while this one read: once again, in turn.
+                        db.session.rollback()
             with writers.turn():
                 return run(**kwargs)
 
