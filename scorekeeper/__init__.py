@@ -16,7 +16,17 @@ from flask.typing import ResponseReturnValue
 from sqlalchemy import event
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper import accesslog, cli, compression, i18n, limits, passphrase, security, simulate
+from scorekeeper import (
+    accesslog,
+    cli,
+    compression,
+    i18n,
+    limits,
+    passphrase,
+    security,
+    simulate,
+    writers,
+)
 from scorekeeper.extensions import csrf, db, migrate
 
 # templates/, static/ and instance/ live at the repository root, next to the package.
@@ -70,6 +80,7 @@ def create_app(
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             event.listen(db.engine, "connect", _sqlite_pragmas)
+            writers.watch(db.engine)
 
     from scorekeeper import models  # noqa: F401  (registers tables for Alembic)
     from scorekeeper.api import bp as api_bp

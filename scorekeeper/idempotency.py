@@ -65,6 +65,7 @@ from werkzeug.exceptions import BadRequest
 from scorekeeper import transaction, writers
 from scorekeeper.i18n import _, _l
 from scorekeeper.services import idempotency
+from scorekeeper.services.errors import Conflict
 
 HEADER = "Idempotency-Key"
 FORM_FIELD = "idempotency_key"
@@ -268,6 +269,7 @@ def idempotent(
     scope: str | None = None,
     replayed: Callable[..., object] | None = None,
     rejected: transaction.Rejects | None = None,
+    checked: bool = False,
 ) -> Callable[[Callable[..., Any]], Any]:
     """Make a write view idempotent under its ``Idempotency-Key``.
 
@@ -285,11 +287,25 @@ def idempotent(
     The write, with or without a key, is one transaction that the decorator commits or
     rolls back (:func:`scorekeeper.transaction.run`); ``rejected(exc, **view_args)``
     answers a service's :class:`Rejected` after the rollback.
+    ``checked``: the view checks every change against the version of what it read (a
+    game's writes), so it may read without the write turn (SQLite,
+    :func:`writers.turn_at_first_write`); a :class:`Conflict` (someone else's change
+    came in between, or really a stale version) is then answered by doing the write once
+    more holding the turn throughout, as the writes one after the other would answer.
     """
 
     def decorator(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
         @wraps(view)
         def wrapper(**kwargs: Any) -> ResponseReturnValue:
+            if checked:
+                with writers.turn_at_first_write() as unlocked:
+                    try:
+                        return answer(**kwargs)
+                    except Conflict:
+                        if not unlocked:
+                            raise
+                        # Maybe a change made while this one read (rolled back by
+                        # transaction.run): once again, in turn.
             with writers.turn():
                 return answer(**kwargs)
 

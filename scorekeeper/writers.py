@@ -15,6 +15,16 @@ database past the busy timeout, the write is refused with 503 and ``Retry-After`
 Work that takes long but writes nothing (checking an imported file) steps aside
 (:func:`aside`), so that other writes go on meanwhile.
 
+A write whose every change is checked against what it read (a game's writes: the game's
+version) need not hold the turn while it reads, checks and answers: with
+:func:`turn_at_first_write` it takes the turn just before its first statement that writes
+and gives it up when that transaction ends. Its reads then go on side by side with other
+requests, as on PostgreSQL (each read sees what was committed when it ran: SQLite reads
+outside a transaction until a statement writes), and a write that waits for its turn
+never meets a locked database. A change made meanwhile by someone else shows as a
+conflict (the version moved); the caller then does the whole write again holding the turn
+throughout, so that the answer is the one the writes would get one after the other.
+
 PostgreSQL locks rows, not the database: there writes run side by side as before.
 """
 
@@ -25,8 +35,11 @@ import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
+from sqlalchemy import Engine, event
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
 from werkzeug.exceptions import ServiceUnavailable
 
 from scorekeeper.extensions import db
@@ -173,6 +186,69 @@ def turn() -> Iterator[None]:
         raise
     finally:
         _turn.release()
+
+
+class _FirstWrite(threading.local):
+    """This thread's :func:`turn_at_first_write`: whether one is open, and whether it
+    holds the turn (taken for a statement that writes, until the transaction ends)."""
+
+    open = False
+    held = False
+
+
+_first_write = _FirstWrite()
+
+
+@contextmanager
+def turn_at_first_write() -> Iterator[bool]:
+    """Reads without the write turn; the turn from the first statement that writes until
+    its transaction ends (SQLite; any other database: nothing). Yields whether the reads
+    go without the turn (False: another database, or already inside). Only for writes
+    that check every change against what they read (see the module's docstring); a write
+    that still meets a locked database raises :class:`Busy` (503), as in :func:`turn`."""
+    if not _sqlite() or _first_write.open:
+        yield False
+        return
+    _first_write.open = True
+    try:
+        yield True
+    except OperationalError as exc:
+        if _locked(exc):
+            db.session.rollback()
+            raise Busy() from exc
+        raise
+    finally:
+        _first_write.open = False
+        _give_back()
+
+
+def _give_back() -> None:
+    if _first_write.held:
+        _first_write.held = False
+        _turn.release()
+
+
+def watch(engine: Engine) -> None:
+    """Let :func:`turn_at_first_write` see the statements run on ``engine`` (SQLite)."""
+    event.listen(engine, "before_cursor_execute", _before_statement)
+
+
+def _before_statement(*args: Any) -> None:
+    statement: str = args[2]
+    if _first_write.open and not _first_write.held and not _reads(statement):
+        _turn.acquire()
+        _first_write.held = True
+
+
+def _reads(statement: str) -> bool:
+    """Whether a statement only reads (anything else counts as a write: a statement that
+    reads but is taken for one only waits for its turn)."""
+    return statement.lstrip()[:6].upper() == "SELECT"
+
+
+# The transaction that took the turn has ended: the next write may go.
+event.listen(Session, "after_commit", lambda _session: _give_back())
+event.listen(Session, "after_rollback", lambda _session: _give_back())
 
 
 @contextmanager

@@ -75,7 +75,10 @@ def _refuse(message: str, **_: object) -> Response:
 # A new game's key is scoped to the circle token it carries (checked first, so a bad token
 # is a 401 even on a retry), or without one to the key itself.
 new_game_write = idempotent(_refuse, authorize=lambda **_: token_circle(required=False), form=False)
-game_write = idempotent(_refuse, authorize=lambda game_id, **_: _scorer_game(game_id), form=False)
+# A game's writes check the game's version: they read without the write turn (SQLite).
+game_write = idempotent(
+    _refuse, authorize=lambda game_id, **_: _scorer_game(game_id), form=False, checked=True
+)
 
 
 def _check_version(game: Game, version: int | None) -> None:

@@ -17,16 +17,16 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, and_, bindparam, func, literal, select, true, union_all
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import joinedload, selectinload
+from sqlalchemy.orm import contains_eager, selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper import engine
 from scorekeeper.engine import RoundEntry, RuleError, RuleSet, TrumpCall
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _, rule_message
-from scorekeeper.models import Change, Game, Round, RoundResult, Seat, utcnow
+from scorekeeper.models import Change, Game, Player, Round, RoundResult, Seat, utcnow
 from scorekeeper.services import changelog, idempotency, stats
 from scorekeeper.services import players as player_service
 from scorekeeper.services.errors import Conflict, NotFound, Rejected
@@ -105,21 +105,51 @@ def create_game(
     return game, token
 
 
+# Two rows, 0 and 1: the part of the game a row of :func:`get_game` carries (0 a seat and
+# its player, 1 a round's result).
+_PARTS = union_all(select(literal(0).label("part")), select(literal(1).label("part"))).subquery(
+    "part"
+)
+
+
 def get_game(public_id: str) -> Game:
     """:raises NotFound: when no game has this id (or its game was deleted)."""
-    # One statement: the game with its seats, rounds and their results (joined).
-    game: Game | None = (
-        db.session.scalars(
-            select(Game)
-            .where(Game.public_id == public_id, Game.deleted_at.is_(None))
-            .options(joinedload(Game.seats), joinedload(Game.rounds).joinedload(Round.results))
-        )
-        .unique()
-        .first()
-    )
+    game: Game | None = _read_whole_game(public_id)
     if game is None:
         raise NotFound()
     return game
+
+
+def _read_whole_game(public_id: str) -> Game | None:
+    game: Game | None = db.session.scalars(_whole_game(), {"public_id": public_id}).unique().first()
+    return game
+
+
+@functools.cache
+def _whole_game() -> Select[Game]:
+    """One statement: the game with its seats (and players), rounds and their results.
+
+    Seats and results joined side by side would give every seat with every result (80
+    rows for 4 players and 5 rounds, 360 for 6 and 10), each row decoded in full; so the
+    game is read twice over (``_PARTS``), once with its seats and once with its rounds
+    and results: as many rows as seats and results together. Built once (the game's id
+    is a parameter): building it took as long as running it."""
+    part = _PARTS.c.part
+    return (
+        select(Game)
+        .join(_PARTS, true())
+        .outerjoin(Seat, and_(part == 0, Seat.game_id == Game.id))
+        .outerjoin(Player, Player.id == Seat.player_id)
+        .outerjoin(Round, and_(part == 1, Round.game_id == Game.id))
+        .outerjoin(RoundResult, RoundResult.round_id == Round.id)
+        .where(Game.public_id == bindparam("public_id"), Game.deleted_at.is_(None))
+        .options(
+            contains_eager(Game.seats).contains_eager(Seat.player),
+            contains_eager(Game.rounds).contains_eager(Round.results),
+        )
+        # The collections fill in the order of the rows.
+        .order_by(part, Seat.seat, Round.number, RoundResult.seat)
+    )
 
 
 def new_scorer_token(game: Game) -> str:
@@ -336,7 +366,12 @@ def _finish(game: Game, change: Change) -> None:
         # Added to the log without reading it (a tap's statements count).
         change.game = game
         db.session.add(change)
-        idempotency.commit()  # in a write view: flushed, committed with the answer
+        public_id = game.public_id
+        # In a write view: flushed, committed with the answer. Committed here (a command
+        # of the CLI): the game as stored is read back in one statement, not seats,
+        # rounds and results each on their first use.
+        if idempotency.commit():
+            _read_whole_game(public_id)
     except (StaleDataError, IntegrityError):
         raise Conflict(
             _(

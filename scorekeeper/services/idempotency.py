@@ -63,13 +63,14 @@ class Answer:
     body: bytes
 
 
-def commit() -> None:
+def commit() -> bool:
     """End a service's write: commit it, or inside :func:`deferred_commit` only flush it
-    (errors such as a stale version still show here)."""
+    (errors such as a stale version still show here). Returns whether it committed."""
     if _deferred.get():
         db.session.flush()
-    else:
-        db.session.commit()
+        return False
+    db.session.commit()
+    return True
 
 
 @contextmanager

@@ -1,10 +1,13 @@
 """Recording, correcting and deleting rounds through the API, under the rule sets."""
 
+import threading
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.services import games as game_service
 from tests.api.support import Api, Circle, Game, error_of
 
 
@@ -461,3 +464,40 @@ def test_if_match(client: FlaskClient, api: Api) -> None:
     with api.unchanged(game):
         assert error_of(api.delete(game, 1, **{"If-Match": '"3"'})) == (409, "conflict")
     assert api.delete(game, 1, **{"If-Match": '"4"'}).status_code == 200
+
+
+def test_a_change_coming_in_while_a_correction_reads_goes_first(
+    app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite: a correction reads the game without the write turn, so another change of
+    the game can come in before it writes; it is then made again after that change, as
+    if the two had come one after the other. (PostgreSQL answers 409, as it always has.)"""
+    game = api.create()
+    fill(api, game, 2)
+    check = game_service._check
+    others: list[int] = []
+    started: list[threading.Thread] = []
+
+    def other() -> None:
+        others.append(api.put(game, 2, tricks=[0, 2, 0]).status_code)
+
+    def meanwhile(*args: Any) -> None:
+        if not started:  # the first correction, after reading the game: another change
+            started.append(threading.Thread(target=other))
+            started[0].start()
+            started[0].join(10)
+        check(*args)
+
+    monkeypatch.setattr(game_service, "_check", meanwhile)
+    response = api.put(game, 1, tricks=[0, 1, 0])
+    assert others == [200]
+    body = api.get(game)
+    assert body["rounds"][1]["tricks"] == [0, 2, 0]
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        assert response.status_code == 200
+        assert response.get_json() == body
+        assert body["rounds"][0]["tricks"] == [0, 1, 0]
+        assert body["version"] == game.data["version"] + 4
+    else:
+        assert error_of(response) == (409, "conflict")
+        assert body["rounds"][0]["tricks"] == [1, 0, 0]
