@@ -12,9 +12,11 @@ measures, in the same run and one after the other, with `wrk -t2 -c32 --latency`
 - round submission: PUT /api/v1/games/<id>/rounds/1 with the game's scorer token,
   correcting round 1 of 256 four-player games with 5 rounds played, in turn (a game has
   only so many rounds to add; a correction goes the same way as a new round: rule check,
-  store, recompute every score from the engine, log the change, commit). Each connection
-  writes to a different game, as tables do; one game written by 32 phones at once would
-  mostly measure 409s.
+  store, recompute every score from the engine, log the change, commit). Each one
+  changes the round (a game's corrections alternate between two sets of bids and tricks:
+  sent again, the same correction is answered without writing). Each connection writes
+  to a different game, as tables do; one game written by 32 phones at once would mostly
+  measure 409s.
 
 Prints requests/s, p50/p99 latency, errors and the page/trivial ratio; with --json the
 last line is one JSON object. Targets (issue 7): the game page serves ≥ 50 % of the
@@ -47,7 +49,13 @@ PUT_LUA = """
 -- someone else"; tables don't send their next entry before the last one is answered).
 games = {%s}
 local per_thread = %d
-local body = '{"bids": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]}'
+-- Every request changes the round: a game's corrections alternate between two bodies (a
+-- body the round already holds would be answered without writing anything).
+local bodies = {
+  '{"bids": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]}',
+  '{"bids": [1, 0, 0, 0], "tricks": [1, 0, 0, 0]}',
+}
+local sent = {}
 local threads = 0
 function setup(thread)
   thread:set("offset", threads * per_thread)
@@ -63,8 +71,10 @@ function request()
     if not busy[g[1]] then break end
   end
   busy[g[1]] = true
+  sent[g[1]] = ((sent[g[1]] or 0) %% 2) + 1
   return wrk.format("PUT", "/api/v1/games/" .. g[1] .. "/rounds/1",
-    {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. g[2]}, body)
+    {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. g[2]},
+    bodies[sent[g[1]]])
 end
 function response(status, headers, body)
   local id = body:match('"id"%%s*:%%s*"([^"]+)"')

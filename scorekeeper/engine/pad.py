@@ -7,7 +7,7 @@ everything else: whether a round may be recorded, the scores, running totals and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .bids import bidders, check_bids
 from .cards import Suit
@@ -117,6 +117,26 @@ class Sheet:
     @property
     def finished(self) -> bool:
         return len(self.rounds) == len(self.plan) and all(r.complete for r in self.rounds)
+
+    def with_open_round(self, entry: RoundEntry) -> Sheet:
+        """This sheet with ``entry`` (bids and trump so far, no tricks) as its open round:
+        the round open now, or the next one when every round so far is scored. The rounds
+        scored stay as they are, so nothing is added up again (a tap on the pad).
+
+        :raises ValueError: for an entry with tricks or adjustments, or past the plan.
+        """
+        if entry.tricks is not None or entry.adjustments:
+            raise ValueError("An open round has no tricks and no adjustments yet.")
+        rounds = list(self.rounds)
+        if rounds and not rounds[-1].complete:
+            rounds.pop()
+        number = len(rounds) + 1
+        if number > len(self.plan):
+            raise ValueError(f"The game has only {len(self.plan)} rounds.")
+        dealer = dealer_of_round(self.first_dealer, number, self.players)
+        totals = rounds[-1].totals if rounds else (0,) * self.players
+        rounds.append(ScoredRound(number, self.plan[number - 1], dealer, entry, None, totals))
+        return replace(self, rounds=tuple(rounds))
 
     @property
     def bid_totals(self) -> tuple[int, ...]:

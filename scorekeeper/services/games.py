@@ -240,12 +240,29 @@ def sheet_of(game: Game) -> engine.Sheet:
     change of any round makes a new one)."""
     key = (rules_of(game), game.player_count, game.first_dealer, tuple(entries_of(game)))
     kept = game.__dict__.get("_sheet")
+    sheet: engine.Sheet
     if kept is not None and kept[0] == key:
-        sheet: engine.Sheet = kept[1]
+        sheet = kept[1]
         return sheet
-    sheet = engine.score_sheet(key[0], key[1], key[2], list(key[3]))
+    if kept is not None and _only_the_open_round_changed(kept[0], key):
+        # A tap in the open round: the rounds scored stay, nothing is added up again.
+        sheet = kept[1].with_open_round(key[3][-1])
+    else:
+        sheet = engine.score_sheet(key[0], key[1], key[2], list(key[3]))
     game.__dict__["_sheet"] = (key, sheet)
     return sheet
+
+
+def _only_the_open_round_changed(old: tuple[Any, ...], new: tuple[Any, ...]) -> bool:
+    """Whether sheet key ``new`` differs from ``old`` in its open round alone: the same
+    game, the same rounds scored, and an open round (no tricks) changed or just begun."""
+    before: tuple[RoundEntry, ...] = old[3]
+    after: tuple[RoundEntry, ...] = new[3]
+    if old[:3] != new[:3] or not after or after[-1].tricks is not None:
+        return False
+    if before[:-1] == after[:-1] and before and before[-1].tricks is None:
+        return True  # the open round changed
+    return before == after[:-1] and all(e.tricks is not None for e in before)  # opened
 
 
 def draft_of(game: Game) -> engine.RoundDraft | None:

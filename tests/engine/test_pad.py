@@ -1,5 +1,6 @@
 """The score pad: recorded rounds checked and added up (R16, R17, P1, P2, P3; V2, V6)."""
 
+import random
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from scorekeeper.engine import (
     TrumpCall,
     check_entry,
     check_trump,
+    plan_for,
     round_scores,
     score_sheet,
 )
@@ -344,3 +346,31 @@ def test_p2_correction_keeps_later_rounds_as_played() -> None:
             dealer=0,
             totals_before=sheet.totals_before(2),
         )
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_r16_a_tap_in_the_open_round_changes_the_sheet_as_adding_up_would(seed: int) -> None:
+    """Sheet.with_open_round (the pad's tap: bids and trump so far) gives the sheet that
+    score_sheet gives for the same rounds, whether the round was open or is new."""
+    rng = random.Random(seed)
+    rules = RuleSet()
+    players = rng.randint(3, 6)
+    plan = plan_for(rules, players)
+    played = rng.randint(0, len(plan) - 1)
+    entries = []
+    for cards in plan[:played]:
+        tricks = [0] * players
+        for _ in range(cards):
+            tricks[rng.randrange(players)] += 1
+        entries.append(
+            RoundEntry(tuple(rng.randint(0, cards) for _ in range(players)), tuple(tricks))
+        )
+    scored = score_sheet(rules, players, 0, entries)
+    cards = plan[played]
+    first = RoundEntry((rng.randint(0, cards),) + (None,) * (players - 1))
+    second = RoundEntry(first.bids[:1] + (rng.randint(0, cards),) + (None,) * (players - 2))
+    opened = scored.with_open_round(first)
+    assert opened == score_sheet(rules, players, 0, [*entries, first])
+    assert opened.with_open_round(second) == score_sheet(rules, players, 0, [*entries, second])
+    with pytest.raises(ValueError):
+        scored.with_open_round(RoundEntry(first.bids, (cards,) + (0,) * (players - 1)))
