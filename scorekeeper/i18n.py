@@ -652,7 +652,7 @@ def log_line(message: str | None, facts: object, stored: str) -> str:
         return stored
     try:
         return words(facts)
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError):
         return stored
 
 

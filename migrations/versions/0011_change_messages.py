@@ -23,7 +23,7 @@ BATCH = 500
 
 # What the app wrote before this revision, by its English words (the only time the words
 # are read back: from here on every line is stored with its id and facts).
-_ROUND = r"Round (?P<number>\d+)"
+_ROUND = r"Round (?P<number>\d{1,9})"
 _LINES = [
     (re.compile(rf"^{_ROUND} recorded$"), "round_recorded"),
     (re.compile(rf"^{_ROUND} deleted$"), "round_deleted"),

@@ -42,6 +42,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import re
 import secrets
 import unicodedata
@@ -1078,6 +1079,19 @@ def _check_game(raw: object, index: int, now: datetime, single: bool = False) ->
     )
 
 
+def _not_a_number(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or exponent, refused when too large to be a number
+    (``1e999``): the app writes none, and the database's JSON would not take it."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is too large a number")
+    return value
+
+
 def parse_history(text: str | bytes) -> list[_GameIn]:
     """Check a history file (or one game's JSON download) through and through.
 
@@ -1085,7 +1099,7 @@ def parse_history(text: str | bytes) -> list[_GameIn]:
     """
     try:
         check_json_depth(text)  # before parsing: Python's parser recurses per level
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_not_a_number, parse_float=_finite)
     except (ValueError, UnicodeDecodeError) as exc:
         raise Rejected(
             _("The file is not valid JSON: %(error)s.", error=str(exc)), "bad_file"

@@ -237,6 +237,21 @@ def test_bad_file_is_refused_and_nothing_stored(
     assert _counts() == before
 
 
+@pytest.mark.parametrize("number", ["Infinity", "-Infinity", "NaN", "1e999"])
+def test_numbers_no_app_writes_are_refused_as_not_json(fx: Fixture, number: str) -> None:
+    """Infinity and 1e999 parse in Python but are no JSON the app writes (and the
+    database's JSON would not store them): refused before anything is looked at."""
+    data = json.loads(transfer.history_json(fx.circle_id))
+    _wipe()
+    data["games"][0]["changes"][0]["facts"] = {"points": "NUMBER"}
+    text = json.dumps(data).replace('"NUMBER"', number)
+    before = _counts()
+    with pytest.raises(Rejected) as err:
+        transfer.import_history(text, fx.circle_id)
+    assert err.value.code == "bad_file" and "not valid JSON" in err.value.message
+    assert _counts() == before
+
+
 @pytest.mark.parametrize(
     "text", ["", "{", "[1, 2]", "null", '{"format": "scorekeeper-history"}', b"\xff\xfe"]
 )

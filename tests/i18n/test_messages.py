@@ -286,6 +286,7 @@ def test_change_log_lines_are_worded_from_their_id_and_facts(
         ("round_corrected", {"number": 2, "parts": [{"part": "bid"}]}),
         ("adjusted", {"name": "Ben", "points": "many", "number": 4}),
         ("round_recorded", ["not", "an", "object"]),
+        ("adjusted", {"name": "Ben", "points": float("inf"), "number": 4}),
     ],
 )
 def test_a_line_without_an_id_or_with_facts_that_do_not_fit_shows_its_stored_words(

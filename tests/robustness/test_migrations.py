@@ -281,7 +281,10 @@ def test_0011_gives_every_line_the_old_app_wrote_its_message_and_facts(app: Flas
             # Worded again from the id and facts: the same words (better ones for trump
             # and signs, which the page showed so already).
             assert i18n.log_line(message, facts, "") == (now or summary)
-        # A line it doesn't know keeps no id: its stored words are shown.
+        # A line it doesn't know keeps no id: its stored words are shown (a round number
+        # no game has, as an old import could hold, included).
+        huge = "Round " + "9" * 5000 + " recorded"
+        assert message_of("round_added", huge, None, None) == (None, None)
         assert message_of("tricks", "Something else", 2, None) == (None, None)
         assert message_of("round_corrected", "Round 1 corrected: who knows", 1, None) == (
             None,
