@@ -46,14 +46,39 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     }
 
 
-def _closing(app: Flask) -> Any:
+class _InFlight:
+    """The requests the live server's app is still handling: werkzeug's threads are
+    daemons that closing the server does not wait for, so a request a page sent as the
+    test ended (a poll) could still hold a database connection when the app is torn
+    down."""
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._changed = threading.Condition()
+
+    def __enter__(self) -> None:
+        with self._changed:
+            self._count += 1
+
+    def __exit__(self, *_: object) -> None:
+        with self._changed:
+            self._count -= 1
+            self._changed.notify_all()
+
+    def wait_done(self, timeout: float) -> bool:
+        with self._changed:
+            return self._changed.wait_for(lambda: self._count == 0, timeout)
+
+
+def _closing(app: Flask, in_flight: _InFlight) -> Any:
     """``app``, whose answers are closed even when the browser drops the connection in the
     middle of one (a page closed while its service worker still fetches icons): werkzeug's
     test server then may skip closing it, and the static file it was sending stays open
     until the collector finds it. A generator's ``finally`` runs when it is collected."""
 
     def serve(environ: dict[str, Any], start_response: Any) -> Iterator[bytes]:
-        answer: Iterable[bytes] = app(environ, start_response)
+        with in_flight:  # the view runs, and its database session ends, in here
+            answer: Iterable[bytes] = app(environ, start_response)
         try:
             yield from answer
         finally:
@@ -67,7 +92,8 @@ def _closing(app: Flask) -> Any:
 @pytest.fixture
 def live_server(app: Flask) -> Iterator[str]:
     """Serve `app` from a background thread; yield its base URL."""
-    server = make_server("127.0.0.1", 0, _closing(app), threaded=True)
+    in_flight = _InFlight()
+    server = make_server("127.0.0.1", 0, _closing(app, in_flight), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -76,6 +102,8 @@ def live_server(app: Flask) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+        # A request a page sent as the test ended (a poll) finishes before the app goes.
+        assert in_flight.wait_done(timeout=10), "a request to the live server never ended"
 
 
 @pytest.fixture
