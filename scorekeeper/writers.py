@@ -178,14 +178,22 @@ def turn() -> Iterator[None]:
         return
     _turn.acquire()
     try:
+        with _busy_when_locked():
+            yield
+    finally:
+        _turn.release()
+
+
+@contextmanager
+def _busy_when_locked() -> Iterator[None]:
+    """A database still locked by a program that writes without a turn: :class:`Busy`."""
+    try:
         yield
     except OperationalError as exc:
         if _locked(exc):
             db.session.rollback()
             raise Busy() from exc
         raise
-    finally:
-        _turn.release()
 
 
 class _FirstWrite(threading.local):
@@ -211,12 +219,8 @@ def turn_at_first_write() -> Iterator[bool]:
         return
     _first_write.open = True
     try:
-        yield True
-    except OperationalError as exc:
-        if _locked(exc):
-            db.session.rollback()
-            raise Busy() from exc
-        raise
+        with _busy_when_locked():
+            yield True
     finally:
         _first_write.open = False
         _give_back()
