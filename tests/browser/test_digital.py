@@ -70,8 +70,11 @@ def in_view(page: Page, selector: str) -> bool:
 
 
 def act(page: Page) -> int:
-    """Make this phone's move (a bid or a playable card); the answer's status. If the
-    move can't be made, the failure shows what the seat showed."""
+    """Make this phone's move (a bid or a playable card); the answer's status, once the
+    answer is in the page (the response can come before its swap, and until then the old
+    seat still looks idle). If the move can't be made, the failure shows what the seat
+    showed."""
+    before = page.locator("#seat").get_attribute("hx-headers")
     with page.expect_response(lambda r: r.url.endswith("/act")) as done:
         try:
             page.locator(MOVE).last.click(timeout=15_000)
@@ -84,6 +87,8 @@ def act(page: Page) -> int:
                 "html": seat.inner_html()[:4000],
             }
             raise AssertionError(f"no move could be made: {shown}") from exc
+    if done.value.status == 200:
+        expect(page.locator("#seat")).not_to_have_attribute("hx-headers", str(before))
     return done.value.status
 
 
@@ -219,10 +224,7 @@ def test_two_people_on_two_phones_play_three_rounds(
         if turn is None:
             continue  # the bots are still at it, or a poll has yet to come
         page = phones[turn]
-        before = page.locator("#seat").get_attribute("hx-headers")
         assert act(page) == 200
-        # The answer is in this phone's page (the response can come before its swap).
-        expect(page.locator("#seat")).not_to_have_attribute("hx-headers", str(before))
         # The other phone sees the move within 1.5 s (a poll every second, 304 meanwhile).
         target = version_on(page)
         other_phone = phones[1 - turn]
