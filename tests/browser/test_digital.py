@@ -12,6 +12,8 @@ from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from scorekeeper.engine.game import Phase
+from scorekeeper.extensions import db
 from scorekeeper.services import digital as service
 from scorekeeper.services import games as game_service
 
@@ -21,6 +23,10 @@ SIZES = {"390x844": (390, 844), "320x640": (320, 640)}
 # A turn's keys and hand fit the first screen of the smallest phone up to this many cards;
 # longer hands are brought into view by the page itself when the turn comes.
 FITS_320 = 5
+# The rounds of the short game whose moves the one-person game makes for its player on the
+# server: rounds 1 to 5 show both phone sizes with short and long hands, round 10 the
+# longest hand and the end; the rounds between would show nothing new, at a second a move.
+ON_THE_SERVER = range(6, 10)
 
 
 def version_on(page: Page) -> int:
@@ -69,6 +75,29 @@ def in_view(page: Page, selector: str) -> bool:
     )
 
 
+def moves_made_on_the_server(app: Flask, public_id: str, seat: int, rounds: range) -> int:
+    """Make ``seat``'s moves (trump, the first bid allowed, the first card allowed) through
+    the service while the game is in ``rounds``, the bots answering as they do to a page;
+    how many were made."""
+    made = 0
+    while True:
+        with app.app_context():
+            table = service.get_table(public_id)
+            game = service.engine_game(table)
+            if game.finished or game.round_number not in rounds:
+                return made
+            assert game.waiting_for() == [seat]
+            if game.phase is Phase.CHOOSE_TRUMP:
+                action, value = "trump", "red"
+            elif game.phase is Phase.BIDDING:
+                action, value = "bid", str(game.allowed_bids(seat)[0])
+            else:
+                action, value = "play", str(game.legal_cards(seat)[0])
+            service.act(table, seat, action, value, table.actions[seat])
+            db.session.commit()
+            made += 1
+
+
 def act(page: Page) -> int:
     """Make this phone's move (a bid or a playable card); the answer's status, once the
     answer is in the page (the response can come before its swap, and until then the old
@@ -97,13 +126,15 @@ def test_one_person_and_three_bots_play_a_short_game_to_the_end(
 ) -> None:
     """Round by round at 390×844 and 320×640 in turn: the trick comes card by card at the
     pace chosen, the winning card is marked with its reason, the hand and the keys are in
-    view on every turn, and the final standings come with the pad's celebration."""
+    view on every turn, and the final standings come with the pad's celebration. (Rounds 6
+    to 9 are played for the person on the server: see ON_THE_SERVER.)"""
     page.goto(live_server + "/digital/new")
     page.fill("input[name=name0]", "Ann")
     for i in (1, 2, 3):
         page.select_option(f"select[name=kind{i}]", "bot")
     page.select_option("select[name=plan]", "short")
     page.click("button[type=submit]")
+    public_id = page.url.rstrip("/").rsplit("/", 1)[-1]
     page.goto(str(page.locator("[data-seat-link='0']").get_attribute("href")))
     # Bots left unnamed have names of their own, marked as bots.
     expect(page.locator("#seat .seats-line .tag", has_text="bot")).to_have_count(3)
@@ -123,6 +154,10 @@ def test_one_person_and_three_bots_play_a_short_game_to_the_end(
         if page.locator("[data-final]").count():
             break
         number = int(page.locator("#seat .entry-head h2").inner_text().split()[1])
+        if number in ON_THE_SERVER:
+            assert moves_made_on_the_server(app, public_id, 0, ON_THE_SERVER) > 0
+            page.reload()
+            continue
         if number != rounds:
             rounds = number
             size = list(SIZES.values())[number % 2]
