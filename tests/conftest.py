@@ -113,8 +113,9 @@ def _migrate(url: str, instance: Path) -> None:
 # What a test could change in a database's schema, in one value: the tables, indexes,
 # sequences and views with their columns, and the migration it is stamped with.
 SCHEMA_FINGERPRINT = text(
-    "SELECT md5(string_agg(c.relname || ':' || c.relkind::text || ':' || coalesce(a.attname::text, '')"
-    " || ':' || coalesce(a.atttypid::text, '') || ':' || coalesce(a.attnotnull::text, ''),"
+    "SELECT md5(string_agg(c.relname || ':' || c.relkind::text"
+    " || ':' || coalesce(a.attname::text, '') || ':' || coalesce(a.atttypid::text, '')"
+    " || ':' || coalesce(a.attnotnull::text, ''),"
     " ',' ORDER BY c.relname, a.attnum)) || (SELECT string_agg(version_num, ',')"
     " FROM alembic_version)"
     " FROM pg_class c LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0"
