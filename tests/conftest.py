@@ -126,8 +126,9 @@ SCHEMA_FINGERPRINT = text(
 
 
 class Postgres:
-    """Databases of their own for the tests on the PostgreSQL server of TEST_DATABASE_URL:
-    each a copy of a template (`CREATE DATABASE … TEMPLATE`), dropped after the test."""
+    """Databases for the tests on the PostgreSQL server of TEST_DATABASE_URL: the worker's
+    kept copy of the schema template, emptied after each test (`kept_copy`, `empty`), and
+    for the tests that migrate themselves a new database each (`create`, `drop`)."""
 
     def __init__(self, url: str, worker: str) -> None:
         self.url = make_url(url)
@@ -142,6 +143,7 @@ class Postgres:
         fsync = self.conn.execute(text("SHOW fsync")).scalar_one()
         self.strategy = " STRATEGY FILE_COPY" if version >= 150000 and fsync == "off" else ""
         self.template = f"{self.prefix}_template"
+        self.kept_name = f"{self.prefix}_kept"
         self.kept: Engine | None = None
         self.emptying = ""
         self.schema = ""
@@ -161,9 +163,9 @@ class Postgres:
         self.conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"{self.force}'))
 
     def kept_copy(self, template: str) -> str:
-        """This worker's copy of ``template``, made on first use: hand it back with
-        `empty` after each test."""
-        name = f"{self.prefix}_kept"
+        """The name of this worker's copy of ``template``, made on first use: hand it back
+        with `empty` after each test."""
+        name = self.kept_name
         if self.kept is None:
             self.drop(name)
             self.conn.execute(
@@ -194,7 +196,7 @@ class Postgres:
             )
         return name
 
-    def empty(self, name: str) -> None:
+    def empty(self) -> None:
         """The kept copy as the template made it again (no rows, sequences at 1); dropped
         instead, to be made anew, if that can't be done or if the test changed its schema
         (a table of its own, a migration stamped)."""
@@ -208,7 +210,7 @@ class Postgres:
             pass
         self.kept.dispose()
         self.kept = None
-        self.drop(name)
+        self.drop(self.kept_name)
 
     def url_of(self, name: str) -> str:
         return self.url.set(database=name).render_as_string(hide_password=False)
@@ -216,7 +218,7 @@ class Postgres:
     def close(self) -> None:
         if self.kept is not None:
             self.kept.dispose()
-        self.drop(f"{self.prefix}_kept")
+        self.drop(self.kept_name)
         self.drop(self.template)
         self.conn.close()
         self.engine.dispose()
@@ -279,7 +281,7 @@ def migrated_database_url(
     assert isinstance(_schema_template, str)
     name = _postgres.kept_copy(_schema_template)
     yield _postgres.url_of(name)
-    _postgres.empty(name)
+    _postgres.empty()
 
 
 class _CompiledTemplates(BytecodeCache):
