@@ -13,7 +13,8 @@ from here; nothing else knows these rules.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
+from typing import Any
 
 from .bids import BidLimits, bid_limits, bidders, bids_seen, check_bid
 from .errors import IllegalBid, RuleError
@@ -178,6 +179,12 @@ class RoundDraft:
         return tuple(c for c in counts if c is not None)
 
     @property
+    def count_steps(self) -> CountSteps:
+        """What the trick counts of this round do at each step, as data (for the page that
+        keeps taking a round while it can't reach the server)."""
+        return _count_steps(self.rules, self.players, self.cards)
+
+    @property
     def last_bid(self) -> int | None:
         """The seat whose bid a step back takes back (the last one in, in bidding order),
         once no trick count is in."""
@@ -337,6 +344,54 @@ class RoundDraft:
             message_id="tricks_left",
             params={"seat": seat, "value": value, "left": left, "cards": self.cards},
         )
+
+
+@dataclass(frozen=True)
+class CountSteps:
+    """The trick counts of a round, step by step, as data this module's own commands
+    produced: a page that can't reach the server looks them up instead of knowing rules.
+
+    ``top[t]`` is the highest count the next player may be given once ``t`` tricks are
+    taken; ``fill[(m, t)]`` is what every missing count fills itself in with when a count
+    leaves ``m`` of them missing and ``t`` tricks taken (only where something fills).
+    """
+
+    top: tuple[int, ...]
+    fill: tuple[tuple[int, int, int], ...]  # (missing, taken, each missing count)
+
+    def as_data(self) -> dict[str, Any]:
+        """A plain value for JSON: ``fill`` keyed ``"missing taken"``."""
+        return {"top": list(self.top), "fill": {f"{m} {t}": v for m, t, v in self.fill}}
+
+
+@lru_cache(maxsize=256)
+def _count_steps(rules: RuleSet, players: int, cards: int) -> CountSteps:
+    # Worked out on stand-in drafts of the same table and cards, by the very queries and
+    # commands a count goes through online: every bid in (counts don't depend on them)
+    # and the first seats holding the counts so far.
+    blank = RoundDraft.empty(rules, 1, cards, 0, (0,) * players)
+    base = replace(blank, bids=tuple(0 if s in blank.bidders else None for s in range(players)))
+
+    def counts_in(seats: int, taken: int) -> RoundDraft:
+        counts: list[int | None] = [None] * players
+        counts[:seats] = [taken] + [0] * (seats - 1) if seats else []
+        return replace(base, tricks=tuple(counts))
+
+    # One count in, the next player's is never the last (a table has 3 or more players).
+    top = tuple(
+        max(o.value for o in counts_in(1, t).trick_options(players - 1) if o.allowed)
+        for t in range(cards + 1)
+    )
+    fill = []
+    for missing in range(1, players):
+        entered = players - missing  # the last of them the count just given
+        for taken in range(cards + 1):
+            after, filled = counts_in(entered - 1, 0).record_tricks(entered - 1, taken)
+            if filled:
+                value = after.tricks[filled[0]]
+                assert value is not None
+                fill.append((missing, taken, value))
+    return CountSteps(top, tuple(fill))
 
 
 def _put(values: tuple[int | None, ...], seat: int, value: int | None) -> tuple[int | None, ...]:

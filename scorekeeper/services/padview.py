@@ -4,6 +4,7 @@ printed pad: rows per round, masked bids (V3, V4), trump in words, leaders, winn
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from scorekeeper import engine, i18n
 from scorekeeper.engine import Bidding, RuleSet, SuitNames, TrumpCall
@@ -155,6 +156,9 @@ class DraftView:
     # for open bids: sealed ones (V3, V4) are checked by the server once they arrive.
     limits: engine.BidLimits | None = None
     sealed: str = ""  # what a sealed bid shows (V3, V4); "" for open bids
+    # What the trick counts do at each step (the engine's, as data: the highest count the
+    # next player may be given, what fills itself in), for the same page while offline.
+    count_steps: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -428,6 +432,7 @@ def _draft_view(
         shown_bids=[b if show else None for b in draft.bids],
         limits=None if next_bidder is None else draft.limits,
         sealed="" if rules.bidding is Bidding.OPEN else HIDDEN_BID,
+        count_steps=draft.count_steps.as_data(),
     )
 
 

@@ -248,12 +248,13 @@
     });
   }
 
-  // Every bid is in while offline: the same keys take the trick counts from here on.
-  function toTricks(form, cards) {
+  // Every bid is in while offline: the same keys take the trick counts from here on, 0 to
+  // the highest count of the engine's steps.
+  function toTricks(form, steps) {
     var keys = form.querySelector(".keys");
     var model = keys.querySelector("button");
     keys.replaceChildren();
-    for (var value = 0; value <= cards; value++) {
+    for (var value = 0; value <= steps.top[0]; value++) {
       var key = model.cloneNode(false);
       key.name = "tricks";
       key.value = key.textContent = String(value);
@@ -269,7 +270,10 @@
 
   // A bid or a trick count tapped while offline: write it into the table, then ask for
   // the next player's as the server would have (it checks every rule when it gets them).
-  // A whole round goes in this way: the bids, then the trick counts.
+  // A whole round goes in this way: the bids, then the trick counts. What the counts do
+  // comes with the form as the engine's data (data-counts): the highest count the next
+  // player may be given with so many tricks taken, and what fills itself in with so many
+  // counts missing and so many tricks taken. The page looks them up; it knows no rule.
   function showQueued(form, params) {
     var column = params.has("bid") ? 0 : params.has("tricks") ? 1 : -1;
     var entry = document.getElementById("entry");
@@ -282,29 +286,28 @@
     var rows = Array.prototype.slice.call(entry.querySelectorAll("tr[data-seat]"));
     var row = rows.filter(function (r) { return r.dataset.seat === params.get("seat"); })[0];
     if (!row) return;
-    var cards = parseInt((entry.querySelector(".cards-each .num") || {}).textContent, 10);
+    var steps = form.dataset.counts ? JSON.parse(form.dataset.counts) : null;
     // Sealed bids (V3, V4) stay sealed on screen.
     cell(row, column).replaceChildren(unsavedMark(column ? value : form.dataset.sealed || value));
     var open = rows.filter(function (r) { return waiting(r, column); });
     var asked = null;
-    if (column === 0 && !open.length && form.dataset.tricks && !isNaN(cards)) {
-      toTricks(form, cards);
+    if (column === 0 && !open.length && form.dataset.tricks && steps) {
+      toTricks(form, steps);
       column = 1;
       open = rows.filter(function (r) { return waiting(r, 1); });
       asked = form.dataset.askTricks;
-    } else if (column === 1) {
+    } else if (column === 1 && steps) {
       var taken = rows.reduce(function (sum, r) {
         var n = parseInt(cell(r, 1).textContent, 10);
         return isNaN(n) ? sum : sum + n;
       }, 0);
-      if ((open.length === 1 || taken === cards) && !isNaN(cards)) {
-        // Forced counts fill themselves in, as the server will do: the last one, or 0 for
-        // everyone left once every trick is taken.
-        open.forEach(function (r) { cell(r, 1).replaceChildren(unsavedMark(String(cards - taken))); });
+      var fill = steps.fill[open.length + " " + taken];
+      if (fill !== undefined) {
+        open.forEach(function (r) { cell(r, 1).replaceChildren(unsavedMark(String(fill))); });
         open = [];
       }
       form.querySelectorAll("button[name=tricks]").forEach(function (key) {
-        key.disabled = !isNaN(cards) && parseInt(key.value, 10) > cards - taken;
+        key.disabled = parseInt(key.value, 10) > steps.top[taken];
       });
     }
     var ask = form.querySelector(".ask");

@@ -243,3 +243,50 @@ def test_v3_sealed_bids_entered_offline_stay_sealed(
         db.session.expire_all()
         bids = [r.bid for r in game_service.get_game(public_id).rounds[2].results]
     assert sorted(bids) == [0, 0, 1, 1]
+
+
+def test_r16_counts_tapped_offline_fill_in_what_is_forced_from_the_engines_steps(
+    page: Page, context: BrowserContext, app: Flask, live_server: str
+) -> None:
+    """The bids are in and the network goes: the trick counts keep going in from the
+    form's own data (the engine's steps). One player taking every trick fills in 0 for
+    the rest at once (R16), and the lot is saved when the network is back."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    public_id, link = new_game(app)
+    rounds_played(app, public_id, 2)  # round 3: 3 cards
+    with app.app_context():
+        game = game_service.get_game(public_id)
+        for seat in game_service.draft_of(game).bidders:  # type: ignore[union-attr]
+            game_service.set_bid(game, seat, 1 if seat == 2 else 0)
+    page.goto(live_server + link)
+    first, second, third, dealer = seat_rows(page)
+    expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {first} took")
+    keys = page.locator("form.taps .keys button")
+    context.set_offline(True)
+    expect(page.locator("#net")).to_contain_text("Offline")
+
+    row(page, third).locator("button[data-taker]").click()  # Cat's count first
+    expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {third} took")
+    key(page, 2)
+    expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {first} took")
+    expect(keys.filter(has_text="1")).to_be_enabled()
+    expect(keys.filter(has_text="2")).to_be_disabled()  # 1 trick is left
+    key(page, 1)  # the first took the last one: the others took none
+    for name in (second, dealer):
+        expect(row(page, name).locator("td").nth(1)).to_contain_text("0")
+    expect(page.locator("#net")).to_contain_text("2 entries not saved yet")
+
+    context.set_offline(False)
+    expect(page.locator("#net")).to_contain_text("Saved ✓")
+    expect(page.locator("#entry-title")).to_contain_text("Round 4")
+    with app.app_context():
+        db.session.expire_all()
+        results = game_service.get_game(public_id).rounds[2].results
+        assert {NAMES[r.seat]: r.tricks for r in results} == {
+            first: 1,
+            second: 0,
+            third: 2,
+            dealer: 0,
+        }
+    assert errors == []

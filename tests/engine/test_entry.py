@@ -1,5 +1,8 @@
 """The round being entered on a pad (engine.RoundDraft): queries answer, commands raise."""
 
+import random
+from dataclasses import replace
+
 import pytest
 
 from scorekeeper.engine import (
@@ -169,3 +172,34 @@ def test_v1_v2_the_keys_agree_with_the_engines_allowed_bids(rule: DealerRule, ca
             totals_before=totals,
         )
         assert [o.value for o in d2.bid_options() if o.allowed] == allowed
+
+
+def test_r16_the_count_steps_sent_to_an_offline_page_spell_out_the_forced_counts() -> None:
+    steps = draft(cards=3).count_steps.as_data()
+    assert steps["top"] == [3, 2, 1, 0]  # with 0, 1, 2, 3 tricks taken
+    # The last count is what is left; every trick taken, the rest took none.
+    assert steps["fill"] == {"1 0": 3, "1 1": 2, "1 2": 1, "1 3": 0, "2 3": 0, "3 3": 0}
+
+
+@pytest.mark.parametrize("saboteur", [False, True], ids=["open", "saboteur"])
+def test_r16_the_count_steps_agree_with_the_commands_over_random_rounds(saboteur: bool) -> None:
+    """An offline page that looks the steps up does what the draft's commands do, for
+    counts given in any order (R16; V6: a saboteur dealer bids nothing but takes tricks)."""
+    rng = random.Random(16)
+    rules = RuleSet(saboteur=True) if saboteur else RuleSet()
+    for _ in range(300):
+        players, cards = rng.randint(3, 6), rng.randint(1, 8)
+        d = RoundDraft.empty(rules, 1, cards, rng.randrange(players), (0,) * players)
+        d = replace(d, bids=tuple(0 if s in d.bidders else None for s in range(players)))
+        steps = d.count_steps.as_data()
+        while not d.tricks_in:
+            taken = sum(t for t in d.tricks if t is not None)
+            seat = rng.choice([s for s, t in enumerate(d.tricks) if t is None])
+            allowed = [o.value for o in d.trick_options(seat) if o.allowed]
+            assert allowed == list(range(steps["top"][taken] + 1))
+            count = rng.choice(allowed)
+            missing = sum(t is None for t in d.tricks) - 1  # once this count is in
+            d, filled = d.record_tricks(seat, count)
+            fill = steps["fill"].get(f"{missing} {taken + count}")
+            assert (fill is not None) == bool(filled)
+            assert all(d.tricks[s] == fill for s in filled)
