@@ -7,8 +7,9 @@ measures, in the same run and one after the other, with `wrk -t2 -c32 --latency`
 
 - trivial: GET /healthz, the app's cheapest answer (the yardstick);
 - game page: GET /games/<id> of the finished 6-player game (10 rounds, full page, as a
-  follower opening the view link sees it; asked for once before the run, so the run
-  measures the readers after the first, who rendered it into the page cache);
+  follower opening the view link sees it; asked for during a second before the run, so
+  the run measures the readers after the first of each worker, who rendered it into
+  that worker's page cache);
 - round submission: PUT /api/v1/games/<id>/rounds/1 with the game's scorer token,
   correcting round 1 of 256 four-player games with 5 rounds played, in turn (a game has
   only so many rounds to add; a correction goes the same way as a new round: rule check,
@@ -163,9 +164,12 @@ def main() -> int:
         lua.write_text(PUT_LUA % (games, GAMES_PER_THREAD))
         server = Server(url, instance, workers=2).start()
         try:
-            # The game's first reader renders the page and keeps it (the page cache);
-            # the run measures the readers after.
+            # The game's first reader in each app process renders the page and keeps it
+            # (the page cache, per process): a second of readers first, over as many
+            # connections as the run, so that both workers have; the run measures the
+            # readers after.
             urlopen(f"{server.base}/games/{six}").read()
+            wrk(f"{server.base}/games/{six}", 1, args.connections)
             results = {
                 "trivial": wrk(f"{server.base}/healthz", args.duration, args.connections),
                 "game_page": wrk(f"{server.base}/games/{six}", args.duration, args.connections),

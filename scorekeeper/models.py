@@ -335,29 +335,6 @@ class IdempotencyKey(Model):
     )
 
 
-class PageCache(Model):
-    """A game page as rendered for one version of the game, kept so that the next reader
-    of the same version gets it without rendering it again, from whichever app server.
-
-    ``variant`` names what else the page depends on (page or update fragment, language,
-    viewer or scorer, the address it was asked at, the app's build). A row whose
-    ``version`` is not the game's current one is never served, and is replaced on the next
-    render. ``body`` is UTF-8 HTML; the CSRF token and idempotency keys stand in it as
-    markers filled in per request, and only a page without markers keeps compressed
-    copies. A page showing the scorer link is never kept (its secret is stored hashed)."""
-
-    __tablename__ = "page_cache"
-
-    game_id: Mapped[int] = mapped_column(
-        ForeignKey("game.id", ondelete="CASCADE"), primary_key=True
-    )
-    variant: Mapped[str] = mapped_column(String(32), primary_key=True)
-    version: Mapped[int] = mapped_column(Integer)
-    body: Mapped[bytes] = mapped_column(LargeBinary)
-    gzip: Mapped[bytes | None] = mapped_column(LargeBinary)
-    br: Mapped[bytes | None] = mapped_column(LargeBinary)
-
-
 class FailedAttempt(Model):
     """A wrong guess at a passphrase (the server's or a circle's), kept for a while so that
     guesses can be limited per client across every app process (``scorekeeper/ratelimit.py``).

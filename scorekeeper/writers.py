@@ -258,7 +258,7 @@ event.listen(Session, "after_rollback", lambda _session: _give_back())
 @contextmanager
 def turn_if_free() -> Iterator[bool]:
     """The write turn if nobody holds it (True), else go on without (False): for writes
-    that may as well be skipped, such as keeping a rendered page."""
+    that may as well be skipped (and to see whether another thread holds the turn)."""
     if not _sqlite():
         yield True
         return

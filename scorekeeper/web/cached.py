@@ -1,4 +1,5 @@
-"""Game pages served from the page cache (:mod:`scorekeeper.services.pagecache`).
+"""Game pages served from the page cache (:mod:`scorekeeper.services.pagecache`: kept in
+the process's memory, per game version).
 
 A page is rendered once per game version and variant: the page or the update fragment,
 the reader's language, viewer or scorer, the root URL it was asked at (scheme, host and
@@ -26,7 +27,7 @@ from scorekeeper.services import pagecache
 from scorekeeper.web.language import current_theme
 
 Render = Callable[[dict[str, object]], tuple[str, Game]]
-_EXTENSION = "scorekeeper.pagecache"
+_EXTENSION = "scorekeeper.pagecache.setup"
 
 
 class _Setup:
@@ -108,8 +109,8 @@ def page(
         body = html.encode()
         if secret and secret in html:
             return _answer(pagecache.Kept(body, None, None), setup, new_key, private=True)
-        game_id, version = game.id, game.version
-        if not pagecache.has_room(game_id, version, variant):
+        version = game.version
+        if not pagecache.has_room(public_id, version, variant):
             # The version's variants are taken (odd Host headers): served, not kept.
             return _answer(pagecache.Kept(body, None, None), setup, new_key)
         personal = setup.csrf_mark in html or setup.key_mark in html
@@ -118,7 +119,7 @@ def page(
             if personal
             else {c: compression.compress(body, c, best=True) for c in compression.CODINGS}
         )
-        pagecache.keep(game_id, version, variant, body, copies.get("gzip"), copies.get("br"))
+        pagecache.keep(public_id, version, variant, body, copies.get("gzip"), copies.get("br"))
         kept = pagecache.Kept(body, copies.get("gzip"), copies.get("br"))
     return _answer(kept, setup, new_key)
 

@@ -14,7 +14,6 @@ import hashlib
 import re
 import threading
 import unicodedata
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -24,6 +23,7 @@ from typing import Any
 from urllib.parse import quote
 
 import weasyprint
+from cachetools import LRUCache
 from flask import Response, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
@@ -212,16 +212,16 @@ def game_pad_pdf(public_id: str) -> ResponseReturnValue:
 
 def _kept_pad(game: game_service.Game, paper: str) -> bytes:
     """The game's filled pad: rendered once per game version, paper, language and build,
-    and kept in the page cache for every later reader on any app server (a render takes
-    a second or two). Every change of the game bumps its version, so a kept pad of an
-    older version is never served."""
+    and kept in the page cache for every later reader this app process serves (a render
+    takes a second or two). Every change of the game bumps its version, so a kept pad of
+    an older version is never served."""
     keeping = current_app.config.get("PAGE_CACHE", True)
     variant = pad_variant(paper)
-    if keeping and (kept := pagecache.lookup(game.public_id, variant)) is not None:
+    if keeping and (kept := pagecache.lookup(game.public_id, variant, game.version)):
         return kept.body
     body = _render(pad_view(game), paper)
     if keeping:
-        pagecache.keep(game.id, game.version, variant, body)
+        pagecache.keep(game.public_id, game.version, variant, body)
     return body
 
 
@@ -429,23 +429,16 @@ class PdfCache:
     """A small, bounded, thread-safe LRU of rendered PDFs by ETag (a speed-up only)."""
 
     def __init__(self, size: int = CACHE_ENTRIES) -> None:
-        self.size = size
-        self._items: OrderedDict[str, bytes] = OrderedDict()
-        self._lock = threading.Lock()
+        self._items: LRUCache[str, bytes] = LRUCache(maxsize=size)
+        self._lock = threading.Lock()  # LRUCache is not safe to share by itself
 
     def get(self, key: str) -> bytes | None:
         with self._lock:
-            body = self._items.get(key)
-            if body is not None:
-                self._items.move_to_end(key)
-            return body
+            return self._items.get(key)
 
     def put(self, key: str, body: bytes) -> None:
         with self._lock:
             self._items[key] = body
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
 
     def __len__(self) -> int:
         return len(self._items)

@@ -21,13 +21,12 @@ import requests
 from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 from flask_migrate import upgrade
-from sqlalchemy import select
 
 from scorekeeper import create_app
 from scorekeeper.engine import RuleSet
 from scorekeeper.extensions import db
-from scorekeeper.models import PageCache
 from scorekeeper.services import games as game_service
+from scorekeeper.services import pagecache
 from scorekeeper.services.pagecache import MAX_VARIANTS
 from tests.robustness.servers import Server, migrate
 from tests.web.support import HX, Pages
@@ -73,7 +72,7 @@ def new_game(client: FlaskClient) -> str:
 
 def kept(app: Flask) -> list[bytes]:
     with app.app_context():
-        return [row.body for row in db.session.scalars(select(PageCache)).all()]
+        return [page.body for _, _, _, page in pagecache.kept_pages()]
 
 
 @contextmanager

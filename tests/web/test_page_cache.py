@@ -1,6 +1,7 @@
-"""The game page is rendered once per game version and kept in the database (the page
-cache): later readers get the kept page from any app server, never a stale one, and what
-must differ per request (CSRF token, idempotency keys) still does."""
+"""The game page is rendered once per game version and kept in the app process's memory
+(the page cache): later readers get the kept page, never a stale one whichever server
+changed the game, a read writes nothing, and what must differ per request (CSRF token,
+idempotency keys) still does."""
 
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from flask import Flask, template_rendered
 from flask_migrate import upgrade
-from sqlalchemy import func, select
+from sqlalchemy import event, select
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
-from scorekeeper.models import PageCache
+from scorekeeper.services import pagecache
 from scorekeeper.services.pagecache import MAX_VARIANTS
 from scorekeeper.web.cached import _setup
 from tests.web.support import HX, Pages, pad_totals, section, text_of
@@ -38,9 +40,14 @@ def renders(app: Flask) -> Iterator[list[str]]:
         template_rendered.disconnect(record, app)
 
 
+def kept_bodies(app: Flask) -> list[bytes]:
+    with app.app_context():
+        return [page.body for _, _, _, page in pagecache.kept_pages()]
+
+
 def kept_rows(app: Flask) -> list[tuple[int, str]]:
     with app.app_context():
-        return [(row.version, row.variant) for row in db.session.scalars(select(PageCache)).all()]
+        return [(version, variant) for _, version, variant, _ in pagecache.kept_pages()]
 
 
 def test_a_follower_gets_the_page_rendered_once_per_version(
@@ -153,8 +160,7 @@ def test_the_page_with_the_scorer_link_is_never_kept(
     pages.play_round(pid, {1: 1, 2: 0, 0: 0}, {1: 1, 2: 0})
     pages.client.get(f"/games/{pid}/live?v=1", headers=HX)  # the update: not kept either
     follower.page(pid)  # a follower's page is kept
-    with app.app_context():
-        bodies = [row.body for row in db.session.scalars(select(PageCache))]
+    bodies = kept_bodies(app)
     assert bodies and not any(token.encode() in body for body in bodies)
 
 
@@ -178,8 +184,7 @@ def test_a_message_after_a_form_post_is_shown_once_not_kept(app: Flask, pages: P
     note = '<p class="note" role="status">Round 1 deleted.</p>'
     assert note in pages.page(pid).get_data(as_text=True)
     assert note not in pages.page(pid).get_data(as_text=True)
-    with app.app_context():
-        bodies = [row.body.decode() for row in db.session.scalars(select(PageCache))]
+    bodies = [body.decode() for body in kept_bodies(app)]
     assert bodies and not any(note in body for body in bodies)
 
 
@@ -189,7 +194,7 @@ def test_an_unknown_game_is_404_and_nothing_kept(app: Flask, follower: Pages) ->
     assert kept_rows(app) == []
 
 
-def test_odd_host_names_cannot_fill_the_database(app: Flask, pages: Pages, follower: Pages) -> None:
+def test_odd_host_names_cannot_fill_the_memory(app: Flask, pages: Pages, follower: Pages) -> None:
     pid = pages.new_game(["Ann", "Ben", "Cat"])
     for n in range(3 * MAX_VARIANTS):
         answer = follower.client.get(f"/games/{pid}", headers={"Host": f"h{n}.example"})
@@ -198,9 +203,11 @@ def test_odd_host_names_cannot_fill_the_database(app: Flask, pages: Pages, follo
     assert len(kept_rows(app)) <= MAX_VARIANTS
 
 
-def test_two_servers_share_the_kept_page(app: Flask, pages: Pages, tmp_path: Path) -> None:
-    """A second app on the same database serves the page the first one kept, and after a
-    change made through the second, the first serves the new version."""
+def test_two_servers_keep_their_own_pages_and_never_serve_a_stale_one(
+    app: Flask, pages: Pages, tmp_path: Path
+) -> None:
+    """A second app on the same database keeps its own copy; after a change made through
+    the second, the first serves the new version at once (the version is the database's)."""
     other = create_app(
         {
             "TESTING": True,
@@ -216,7 +223,9 @@ def test_two_servers_share_the_kept_page(app: Flask, pages: Pages, tmp_path: Pat
     first = app.test_client().get(f"/games/{pid}")
     with renders(other) as seen:
         served = other.test_client().get(f"/games/{pid}")
-    assert seen == [] and served.data == first.data
+        again = other.test_client().get(f"/games/{pid}")
+    assert seen == ["games/game.html"]  # rendered once there too, then kept
+    assert served.data == again.data == first.data
     # The scorer's browser, now on the other server (same secret key, same session).
     moved = Pages(other.test_client())
     moved.client.set_cookie("session", pages.client.get_cookie("session").value)  # type: ignore[union-attr]
@@ -230,6 +239,57 @@ def test_two_servers_share_the_kept_page(app: Flask, pages: Pages, tmp_path: Pat
         db.engine.dispose()
 
 
+def test_a_kept_page_costs_one_read_of_the_games_version_and_writes_nothing(
+    app: Flask, pages: Pages, follower: Pages, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pid = pages.new_game(["Ann", "Ben", "Cat"])
+    follower.page(pid)
+    statements: list[str] = []
+    versions: list[str] = []
+    read_version = pagecache.current_version
+
+    def counted(public_id: str) -> int | None:
+        versions.append(public_id)
+        return read_version(public_id)
+
+    monkeypatch.setattr(pagecache, "current_version", counted)
+    with app.app_context():
+        engine = db.engine
+    listen = lambda *args: statements.append(args[2])  # noqa: E731
+    event.listen(engine, "before_cursor_execute", listen)
+    try:
+        with renders(app) as seen:
+            assert follower.page(pid).status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", listen)
+    assert seen == []
+    # The version straight through the driver, and no other statement at all.
+    assert versions == [pid] and statements == []
+
+
+def test_the_least_recently_read_games_make_room(app: Flask, pages: Pages, follower: Pages) -> None:
+    """The kept pages of a process stay within PAGE_CACHE_MB: the games read least
+    recently go first, and a game read again is rendered again."""
+    games = [pages.new_game(["Ann", "Ben", name]) for name in ("Cat", "Dan", "Eve", "Fay")]
+    follower.page(games[0])
+    with app.app_context():
+        one = sum(page.size for _, _, _, page in pagecache.kept_pages())
+    # A process of its own, with room for two and a half such games.
+    limit = 2.5 * one / (1024 * 1024)
+    app.config["PAGE_CACHE_MB"] = limit
+    del app.extensions["scorekeeper.pagecache.pages"]
+    for pid in games:
+        assert follower.page(pid).status_code == 200
+    with app.app_context():
+        kept = [public_id for public_id, _, _, _ in pagecache.kept_pages()]
+        size = sum(page.size for _, _, _, page in pagecache.kept_pages())
+    assert sorted(kept) == sorted(games[2:])
+    assert size <= limit * 1024 * 1024
+    with renders(app) as seen:
+        follower.page(games[0])
+    assert seen == ["games/game.html"]
+
+
 def test_without_the_cache_the_page_is_the_same(app: Flask, pages: Pages, follower: Pages) -> None:
     pid = pages.new_game(["Ann", "Ben", "Cat"])
     pages.play_round(pid, {1: 1, 2: 0, 0: 0}, {1: 1, 2: 0})
@@ -238,9 +298,7 @@ def test_without_the_cache_the_page_is_the_same(app: Flask, pages: Pages, follow
     with renders(app) as seen:
         fresh = follower.page(pid).data
     assert "games/game.html" in seen and fresh == kept
-    with app.app_context():
-        count = db.session.scalar(select(func.count()).select_from(PageCache))
-    assert count == 1
+    assert len(kept_rows(app)) == 1
 
 
 def test_a_renamed_or_merged_player_shows_at_once(
