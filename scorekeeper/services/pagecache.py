@@ -66,6 +66,11 @@ class _Pages:
     def get(self, public_id: str, version: int, variant: str) -> Kept | None:
         with self.lock:
             kept = self.games.get(public_id)
+            if kept is not None and kept.version > version:
+                # The database's version went back (a restored or replaced database):
+                # what is kept belongs to another history of the game.
+                del self.games[public_id]
+                return None
         if kept is None or kept.version != version:
             return None
         return kept.pages.get(variant)

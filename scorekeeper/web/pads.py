@@ -4,8 +4,8 @@ Blank pads depend only on their normalised parameters, so their ETag is a hash o
 and of the app's render version: any process answers ``If-None-Match`` with 304 without
 rendering, and a small in-process LRU keeps recently rendered bytes. A game's filled pad
 changes with the game: its ETag adds the game's version, and the rendered PDF is kept in
-the page cache per game version (a variant per paper, language and build), so it is
-rendered once per change of the game, not once per request.
+the page cache per game version (a variant per paper, language and build), so each app
+process renders it once per change of the game, not once per request.
 """
 
 from __future__ import annotations

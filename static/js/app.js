@@ -273,7 +273,8 @@
   // A whole round goes in this way: the bids, then the trick counts. What the counts do
   // comes with the form as the engine's data (data-counts): the highest count the next
   // player may be given with so many tricks taken, and what fills itself in with so many
-  // counts missing and so many tricks taken. The page looks them up; it knows no rule.
+  // counts missing and so many tricks taken. The page looks them up. (The bid keys go by
+  // the round's bid limits, also the engine's data: limitBids.)
   function showQueued(form, params) {
     var column = params.has("bid") ? 0 : params.has("tricks") ? 1 : -1;
     var entry = document.getElementById("entry");

@@ -188,7 +188,7 @@ def test_r16_the_count_steps_agree_with_the_commands_over_random_rounds(saboteur
     rng = random.Random(16)
     rules = RuleSet(saboteur=True) if saboteur else RuleSet()
     for _ in range(300):
-        players, cards = rng.randint(3, 6), rng.randint(1, 8)
+        players, cards = rng.randint(3, 6), rng.randint(1, 20)
         d = RoundDraft.empty(rules, 1, cards, rng.randrange(players), (0,) * players)
         d = replace(d, bids=tuple(0 if s in d.bidders else None for s in range(players)))
         steps = d.count_steps.as_data()

@@ -328,3 +328,46 @@ def test_a_renamed_or_merged_player_shows_at_once(
     assert "Bob" not in follower.page(second).get_data(as_text=True)
     live = follower.client.get(f"/games/{first}/live?v=1", headers=HX)
     assert live.status_code == 200 and "Annika" in live.get_data(as_text=True)
+
+
+# -- a process's kept pages, directly ----------------------------------------------------
+
+
+def page(size: int) -> pagecache.Kept:
+    return pagecache.Kept(b"x" * size, None, None)
+
+
+def test_a_page_rendered_from_an_older_version_never_replaces_a_newer_one() -> None:
+    pages = pagecache._Pages(1024 * 1024)
+    assert pages.put("g", 5, "v", page(10))
+    assert not pages.put("g", 4, "v", page(11))  # a slow render of the version before
+    assert pages.get("g", 5, "v") == page(10)
+    assert pages.put("g", 6, "w", page(12))  # a newer version: the older pages go
+    assert pages.get("g", 6, "v") is None and pages.get("g", 6, "w") == page(12)
+
+
+def test_a_version_gone_back_drops_what_was_kept() -> None:
+    """A restored database can show a version number the game had before, with other
+    rounds: what the process kept of the later one is dropped, not served."""
+    pages = pagecache._Pages(1024 * 1024)
+    assert pages.put("g", 37, "v", page(10))
+    assert pages.get("g", 1, "v") is None
+    assert pages.put("g", 1, "v", page(11))
+    assert pages.get("g", 1, "v") == page(11)
+
+
+def test_a_page_larger_than_the_whole_room_is_not_kept_and_drops_nothing() -> None:
+    pages = pagecache._Pages(10_000)
+    assert pages.put("g", 1, "v", page(1_000))
+    assert not pages.put("h", 1, "v", page(20_000))
+    assert pages.get("g", 1, "v") == page(1_000) and pages.get("h", 1, "v") is None
+
+
+def test_a_game_version_keeps_at_most_its_variants() -> None:
+    pages = pagecache._Pages(1024 * 1024)
+    for n in range(MAX_VARIANTS):
+        assert pages.put("g", 1, f"v{n}", page(10))
+    assert not pages.put("g", 1, "one-more", page(10))
+    assert pages.put("g", 1, "v0", page(20))  # a variant already kept is replaced
+    assert len(pages.kept()) == MAX_VARIANTS and pages.get("g", 1, "v0") == page(20)
+    assert pages.variants_taken("g", 1, "one-more") == MAX_VARIANTS
