@@ -25,7 +25,7 @@ from .cards import (
     sort_hand,
     suit_pile,
 )
-from .entry import CountSteps, Option, RoundDraft
+from .entry import BidSteps, CountSteps, Option, RoundDraft
 from .errors import (
     EngineError,
     IllegalBid,
@@ -85,6 +85,7 @@ from .tricks import (
 )
 
 __all__ = [
+    "BidSteps",
     "CountSteps",
     "Option",
     "RoundDraft",

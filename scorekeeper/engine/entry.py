@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
-from .bids import BidLimits, bid_limits, bidders, bids_seen, check_bid
+from .bids import BidLimits, allowed_bids, bid_limits, bidders, bids_seen, check_bid
 from .errors import IllegalBid, RuleError
 from .pad import RoundEntry, TrumpCall
 from .plan import bidding_order
@@ -177,6 +177,12 @@ class RoundDraft:
         if taken != self.cards or any(c is None or c < 0 for c in counts):
             return None
         return tuple(c for c in counts if c is not None)
+
+    @property
+    def bid_steps(self) -> BidSteps:
+        """What the bid keys of this round refuse at each step besides the top bid, as data
+        (for the page that keeps taking a round while it can't reach the server)."""
+        return _bid_steps(self.rules, self.number, self.cards, self.dealer, self.totals_before)
 
     @property
     def count_steps(self) -> CountSteps:
@@ -344,6 +350,67 @@ class RoundDraft:
             message_id="tricks_left",
             params={"seat": seat, "value": value, "left": left, "cards": self.cards},
         )
+
+
+@dataclass(frozen=True)
+class BidSteps:
+    """The bids of a round, step by step, as data this module's own queries produced: a
+    page that can't reach the server looks them up instead of knowing rules.
+
+    ``refused[m][s]`` is the bid the next bidder's keys refuse (up to the top bid) when
+    ``m`` bids are missing, theirs included, and the bids in add up to ``s``; ``None``
+    where none is. Only the ``m`` where something is refused are listed, and nothing with
+    hidden or secret bids (V3, V4: the keys give nothing away; the server asks for a
+    change once the bid is in).
+    """
+
+    refused: tuple[tuple[int, tuple[int | None, ...]], ...]
+
+    def as_data(self) -> dict[str, list[int | None]]:
+        """A plain value for JSON, keyed by the number of bids missing."""
+        return {str(m): list(row) for m, row in self.refused}
+
+
+@lru_cache(maxsize=256)
+def _bid_steps(
+    rules: RuleSet, number: int, cards: int, dealer: int, totals_before: tuple[int, ...]
+) -> BidSteps:
+    # Worked out on stand-in drafts of the same round, by the bids query: the first
+    # bidders in order have bid, the first of them all that adds up (any split of the
+    # same total is refused alike).
+    blank = RoundDraft.empty(rules, number, cards, dealer, totals_before)
+    order, top = blank.bidders, blank.limits.top
+    refused = []
+    for missing in range(1, len(order) + 1):
+        entered = len(order) - missing
+        row: list[int | None] = []
+        for total in range((entered * top) + 1):
+            bids: list[int | None] = [None] * blank.players
+            left = total
+            for seat in order[:entered]:
+                bids[seat] = min(left, top)
+                left -= min(left, top)
+            draft = replace(blank, bids=tuple(bids))
+            if not draft.bids_shown:
+                row = []
+                break
+            seat = order[entered]
+            allowed = allowed_bids(
+                rules,
+                round_number=number,
+                cards=cards,
+                dealer=dealer,
+                seat=seat,
+                bids=draft._others(seat),
+                totals_before=totals_before,
+            )
+            keys = [value for value in range(top + 1) if value not in allowed]
+            row.append(keys[0] if keys else None)
+        while row and row[-1] is None:
+            row.pop()
+        if row:
+            refused.append((missing, tuple(row)))
+    return BidSteps(tuple(refused))
 
 
 @dataclass(frozen=True)

@@ -159,6 +159,9 @@ class DraftView:
     # What the trick counts do at each step (the engine's, as data: the highest count the
     # next player may be given, what fills itself in), for the same page while offline.
     count_steps: dict[str, Any] = field(default_factory=dict)
+    # Likewise the bid a bid key refuses besides the top bid (the dealer rule: V1, V2),
+    # by bids missing and their total so far; empty for sealed bids (V3, V4).
+    bid_steps: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -433,6 +436,7 @@ def _draft_view(
         limits=None if next_bidder is None else draft.limits,
         sealed="" if rules.bidding is Bidding.OPEN else HIDDEN_BID,
         count_steps=draft.count_steps.as_data(),
+        bid_steps={} if next_bidder is None else draft.bid_steps.as_data(),
     )
 
 

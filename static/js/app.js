@@ -212,20 +212,19 @@
     return Boolean(td && td.querySelector(".wait"));
   }
 
-  // The next bidder's keys, from the round's limits the server sent with it (the
-  // engine's, as data): nothing above the top bid, and under the dealer rule not the one
-  // bid that would bring the bids to the total they may not reach.
+  // The next bidder's keys, from the round's data the server sent with it (the engine's):
+  // nothing above the top bid, and the one bid refused with so many bids missing and the
+  // bids in adding up to so much (under the dealer rule).
   function limitBids(form, rows, next) {
     var top = parseInt(form.dataset.top, 10);
-    var totalNot = parseInt(form.dataset.totalNot, 10);
-    var sum = 0;
-    var known = rows.every(function (r) {
-      if (r === next || r.hasAttribute("data-no-bid")) return true;
-      var n = parseInt(cell(r, 0).textContent, 10);
-      sum += isNaN(n) ? 0 : n;
-      return !isNaN(n);
-    });
-    var forbidden = known && !isNaN(totalNot) ? totalNot - sum : -1;
+    var steps = form.dataset.bids ? JSON.parse(form.dataset.bids) : {};
+    var missing = rows.filter(function (r) { return waiting(r, 0); }).length;
+    var sum = rows.reduce(function (total, r) {
+      var n = r.hasAttribute("data-no-bid") ? NaN : parseInt(cell(r, 0).textContent, 10);
+      return isNaN(n) ? total : total + n;
+    }, 0);
+    var refused = (steps[missing] || [])[sum];
+    var forbidden = refused === undefined || refused === null ? -1 : refused;
     var name = next.querySelector(".who").textContent;
     form.querySelectorAll("button[name=bid]").forEach(function (key) {
       var value = parseInt(key.value, 10);
@@ -273,8 +272,8 @@
   // A whole round goes in this way: the bids, then the trick counts. What the counts do
   // comes with the form as the engine's data (data-counts): the highest count the next
   // player may be given with so many tricks taken, and what fills itself in with so many
-  // counts missing and so many tricks taken. The page looks them up. (The bid keys go by
-  // the round's bid limits, also the engine's data: limitBids.)
+  // counts missing and so many tricks taken; the bid keys likewise (limitBids). The page
+  // looks them up and knows no rule of its own.
   function showQueued(form, params) {
     var column = params.has("bid") ? 0 : params.has("tricks") ? 1 : -1;
     var entry = document.getElementById("entry");

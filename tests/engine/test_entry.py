@@ -8,6 +8,7 @@ import pytest
 from scorekeeper.engine import (
     Bidding,
     DealerRule,
+    IllegalBid,
     RoundDraft,
     RuleError,
     RuleSet,
@@ -203,3 +204,56 @@ def test_r16_the_count_steps_agree_with_the_commands_over_random_rounds(saboteur
             fill = steps["fill"].get(f"{missing} {taken + count}")
             assert (fill is not None) == bool(filled)
             assert all(d.tricks[s] == fill for s in filled)
+
+
+def test_v1_the_bid_steps_sent_to_an_offline_page_spell_out_the_refused_bid() -> None:
+    rules = RuleSet(dealer_rule=DealerRule.PLUS_MINUS_ONE)
+    # The last bid (1 missing) may not bring 3 cards' bids to 3: with 0 in, not 3; …
+    assert draft(rules).bid_steps.as_data() == {"1": [3, 2, 1, 0]}
+    # V7: the top bid is 2 of 3 cards, so with 0 in the keys refuse nothing more.
+    no_full = RuleSet(dealer_rule=DealerRule.PLUS_MINUS_ONE, no_full_bid=True)
+    assert draft(no_full).bid_steps.as_data() == {"1": [None, 2, 1, 0]}
+    assert draft(RuleSet()).bid_steps.as_data() == {}  # no dealer rule
+    # V3, V4: the last bidder bids blind; the server asks for a change afterwards.
+    for bidding in (Bidding.HIDDEN, Bidding.SECRET):
+        sealed = RuleSet(dealer_rule=DealerRule.PLUS_MINUS_ONE, bidding=bidding)
+        assert draft(sealed).bid_steps.as_data() == {}
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        RuleSet(dealer_rule=DealerRule.PLUS_MINUS_ONE),
+        RuleSet(dealer_rule=DealerRule.CANADIAN),
+        RuleSet(dealer_rule=DealerRule.PLUS_MINUS_ONE, no_full_bid=True),
+        RuleSet(dealer_rule=DealerRule.PLUS_MINUS_ONE, saboteur=True),
+        RuleSet(dealer_rule=DealerRule.PLUS_MINUS_ONE, bidding=Bidding.HIDDEN),
+    ],
+    ids=["v1", "v2", "v1-v7", "v1-v6", "v1-v3"],
+)
+def test_the_bid_steps_agree_with_the_keypad_over_random_rounds(rules: RuleSet) -> None:
+    """An offline page that looks the bid steps up refuses what the online keypad
+    (bid_options) refuses, bid after bid, for any dealer, cards and totals (V1, V2, V3,
+    V6, V7)."""
+    rng = random.Random(2)
+    for _ in range(200):
+        players, cards = rng.randint(3, 6), rng.randint(1, 20)
+        totals = tuple(rng.choice([0, 30, 60]) for _ in range(players))
+        d = RoundDraft.empty(rules, rng.randint(2, 10), cards, rng.randrange(players), totals)
+        steps = d.bid_steps.as_data()
+        while d.next_bidder is not None:
+            missing = sum(d.bids[s] is None for s in d.bidders)
+            total = sum(b for b in d.bids if b is not None)
+            row = steps.get(str(missing), [])
+            looked_up = row[total] if total < len(row) else None
+            options = d.bid_options()
+            refused = [o.value for o in options if not o.allowed and o.value <= d.limits.top]
+            assert refused == ([] if looked_up is None else [looked_up])
+            allowed = [o.value for o in options if o.allowed]
+            rng.shuffle(allowed)
+            for value in allowed:  # V3: a blind last bid may still be asked to change
+                try:
+                    d = d.bid(d.next_bidder, value)
+                    break
+                except IllegalBid:
+                    continue
