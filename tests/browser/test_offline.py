@@ -290,3 +290,51 @@ def test_r16_counts_tapped_offline_fill_in_what_is_forced_from_the_engines_steps
             dealer: 0,
         }
     assert errors == []
+
+
+def test_v6_v1_a_saboteur_round_entered_offline_refuses_what_the_server_would(
+    page: Page, context: BrowserContext, app: Flask, live_server: str
+) -> None:
+    """Wizard Saboteur (V6): the dealer does not bid, so the last bid is the one before
+    the dealer's seat, and it is the one the dealer rule holds (V1), offline as online;
+    the dealer's trick count is still taken and fills itself in."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    rules = {"dealer_rule": "plus_minus_one", "saboteur": True}
+    with app.app_context():
+        game, token = game_service.create_game(NAMES, 0, game_service.parse_rules(rules))
+        public_id, link = game.public_id, f"/games/{game.public_id}/score/{token}"
+        for cards in (1, 2):  # Ann took every trick; the dealer (Ann, then Ben) has no bid
+            bids = [None if seat == cards - 1 else 0 for seat in range(4)]
+            game_service.record_round(game, bids, [cards, 0, 0, 0])
+    page.goto(live_server + link)
+    first, second, third, dealer = seat_rows(page)
+    keys = page.locator("form.taps .keys button")
+    context.set_offline(True)
+    expect(page.locator("#net")).to_contain_text("Offline")
+
+    key(page, 1)  # first
+    expect(keys.filter(has_text="2")).to_be_enabled()  # not the last bid: nothing held
+    key(page, 1)  # second: 2 of the 3 tricks bid
+    expect(page.locator("form.taps .ask")).to_contain_text(third)
+    expect(keys.filter(has_text="1")).to_be_disabled()  # V1: 1 + 1 + 1 = 3
+    expect(page.locator("#why-bid-1")).to_have_text(
+        f"{third} can't bid 1: the bids would add up to the 3 tricks."
+    )
+    key(page, 0)  # third, the last bid: the dealer has none
+    expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {first} took")
+    key(page, 1)
+    key(page, 1)
+    key(page, 0)  # third took 0: the dealer took the last trick
+    expect(row(page, dealer).locator("td").nth(1)).to_contain_text("1")
+    expect(page.locator("#net")).to_contain_text("6 entries not saved yet")
+
+    context.set_offline(False)
+    expect(page.locator("#net")).to_contain_text("Saved ✓")
+    expect(page.locator("#entry-title")).to_contain_text("Round 4")
+    with app.app_context():
+        db.session.expire_all()
+        results = game_service.get_game(public_id).rounds[2].results
+        by_name = {NAMES[r.seat]: (r.bid, r.tricks) for r in results}
+    assert by_name == {first: (1, 1), second: (1, 1), third: (0, 0), dealer: (None, 1)}
+    assert errors == []
