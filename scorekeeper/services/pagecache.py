@@ -49,6 +49,7 @@ class _GamePages:
 
     @property
     def size(self) -> int:
+        # About what the objects around the bytes take (entry, dict slots, keys).
         return sum(page.size for page in self.pages.values()) + 200 * (1 + len(self.pages))
 
 
@@ -68,7 +69,9 @@ class _Pages:
             kept = self.games.get(public_id)
             if kept is not None and kept.version > version:
                 # The database's version went back (a restored or replaced database):
-                # what is kept belongs to another history of the game.
+                # what is kept belongs to another history of the game. (A reader whose
+                # version was read just before a change can drop the newer pages too:
+                # the next reader renders them again.)
                 del self.games[public_id]
                 return None
         if kept is None or kept.version != version:

@@ -145,6 +145,21 @@ def rounds_played(app: Flask, public_id: str, rounds: int) -> None:
             game_service.record_round(game, [0] * 4, [cards, 0, 0, 0])
 
 
+def round_3_once_back_online(
+    page: Page, context: BrowserContext, app: Flask, public_id: str
+) -> dict[str, tuple[int | None, int | None]]:
+    """Back online: everything queued is saved and the pad moves on to round 4. Then
+    round 3 as stored, each player's (bid, tricks) by name."""
+    context.set_offline(False)
+    expect(page.locator("#net")).to_contain_text("Saved ✓")
+    expect(page.locator("#entry-title")).to_contain_text("Round 4")
+    expect(page.locator(".val.unsaved")).to_have_count(0)
+    with app.app_context():
+        db.session.expire_all()
+        results = game_service.get_game(public_id).rounds[2].results
+        return {NAMES[r.seat]: (r.bid, r.tricks) for r in results}
+
+
 def seat_rows(page: Page) -> list[str]:
     """The players in bidding order, as the table lists them."""
     return page.locator("table.seats tbody tr .who").all_text_contents()
@@ -202,14 +217,7 @@ def test_v1_v7_a_whole_round_entered_offline_keeps_the_rounds_limits(
     page.screenshot(path=artifacts / "pad-offline-whole-round.png")
     assert len(stored(app, public_id)[0]) == 2  # nothing of round 3 reached the server
 
-    context.set_offline(False)
-    expect(page.locator("#net")).to_contain_text("Saved ✓")
-    expect(page.locator("#entry-title")).to_contain_text("Round 4")
-    expect(page.locator(".val.unsaved")).to_have_count(0)
-    with app.app_context():
-        db.session.expire_all()
-        third_round = game_service.get_game(public_id).rounds[2]
-        by_name = {NAMES[r.seat]: (r.bid, r.tricks) for r in third_round.results}
+    by_name = round_3_once_back_online(page, context, app, public_id)
     assert by_name == {first: (1, 1), second: (0, 0), third: (1, 2), dealer: (2, 0)}
     assert errors == []
 
@@ -277,18 +285,13 @@ def test_r16_counts_tapped_offline_fill_in_what_is_forced_from_the_engines_steps
         expect(row(page, name).locator("td").nth(1)).to_contain_text("0")
     expect(page.locator("#net")).to_contain_text("2 entries not saved yet")
 
-    context.set_offline(False)
-    expect(page.locator("#net")).to_contain_text("Saved ✓")
-    expect(page.locator("#entry-title")).to_contain_text("Round 4")
-    with app.app_context():
-        db.session.expire_all()
-        results = game_service.get_game(public_id).rounds[2].results
-        assert {NAMES[r.seat]: r.tricks for r in results} == {
-            first: 1,
-            second: 0,
-            third: 2,
-            dealer: 0,
-        }
+    by_name = round_3_once_back_online(page, context, app, public_id)
+    assert {name: tricks for name, (_, tricks) in by_name.items()} == {
+        first: 1,
+        second: 0,
+        third: 2,
+        dealer: 0,
+    }
     assert errors == []
 
 
@@ -329,12 +332,6 @@ def test_v6_v1_a_saboteur_round_entered_offline_refuses_what_the_server_would(
     expect(row(page, dealer).locator("td").nth(1)).to_contain_text("1")
     expect(page.locator("#net")).to_contain_text("6 entries not saved yet")
 
-    context.set_offline(False)
-    expect(page.locator("#net")).to_contain_text("Saved ✓")
-    expect(page.locator("#entry-title")).to_contain_text("Round 4")
-    with app.app_context():
-        db.session.expire_all()
-        results = game_service.get_game(public_id).rounds[2].results
-        by_name = {NAMES[r.seat]: (r.bid, r.tricks) for r in results}
+    by_name = round_3_once_back_online(page, context, app, public_id)
     assert by_name == {first: (1, 1), second: (1, 1), third: (0, 0), dealer: (None, 1)}
     assert errors == []
