@@ -88,8 +88,10 @@ THREADS = 2
 ACCEPT = "Accept-Encoding: gzip, deflate, br"
 
 
-def fill(database_url: str, instance: Path) -> tuple[str, list[tuple[str, str]]]:
-    """(finished 6-player game id, [(4-player game id, scorer token)] × 2 threads' games)."""
+def fill(
+    database_url: str, instance: Path, fours: int = THREADS * GAMES_PER_THREAD
+) -> tuple[str, list[tuple[str, str]]]:
+    """(finished 6-player game id, ``fours`` × (4-player game id, scorer token))."""
     app = create_app(
         {"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": database_url}, instance_path=instance
     )
@@ -105,16 +107,16 @@ def fill(database_url: str, instance: Path) -> tuple[str, list[tuple[str, str]]]
             bids = [tricks[0], 0, tricks[2], 1, 0, tricks[5]]
             game_service.record_round(six, bids, tricks)
         assert game_service.sheet_of(six).finished
-        fours = []
-        for _ in range(2 * GAMES_PER_THREAD):
+        corrected = []
+        for _ in range(fours):
             four, token = game_service.create_game(["Ann", "Ben", "Cat", "Dan"], 0, rules)
             for cards in range(1, 6):
                 game_service.record_round(four, [0, 0, 0, 0], [cards, 0, 0, 0])
-            fours.append((four.public_id, token))
+            corrected.append((four.public_id, token))
         six_id = six.public_id
         db.session.remove()
         db.engine.dispose()
-    return six_id, fours
+    return six_id, corrected
 
 
 def _ms(text: str) -> float:
