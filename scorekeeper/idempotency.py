@@ -166,7 +166,7 @@ class Client:
         """Where this client's answer under ``key`` is kept, within ``name`` (e.g. the
         blueprint and the game)."""
         room = idempotency.KEY_MAX - _TAG_CHARS - 1
-        seal_key = hmac.digest(_secret_key(), _joined(b"answer", self.secret, key), "sha256")
+        seal_key = hmac.digest(secret_key(), _joined(b"answer", self.secret, key), "sha256")
         return Slot(f"{name[:room]}/{self.tag}", _mac(b"key", key.encode()), seal_key)
 
 
@@ -208,7 +208,8 @@ def client_scope(page: bool, checked: bool, key: str) -> Client:
     return Client(b"key\0" + key.encode())
 
 
-def _secret_key() -> bytes:
+def secret_key() -> bytes:
+    """The app's SECRET_KEY as bytes, for keyed hashes."""
     secret = current_app.secret_key
     return secret if isinstance(secret, bytes) else str(secret).encode()
 
@@ -220,7 +221,7 @@ def _joined(*parts: bytes | str) -> bytes:
 
 
 def _mac(purpose: bytes, value: bytes) -> str:
-    digest = hmac.digest(_secret_key(), _joined(b"idempotency " + purpose, value), "sha256")
+    digest = hmac.digest(secret_key(), _joined(b"idempotency " + purpose, value), "sha256")
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 

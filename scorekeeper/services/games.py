@@ -34,7 +34,8 @@ from scorekeeper.services.errors import Conflict, NotFound, Rejected
 _UNSET: Any = object()
 
 
-def _hash(token: str) -> str:
+def token_hash(token: str) -> str:
+    """A scorer token as stored: only its hash is."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -84,7 +85,7 @@ def create_game(
     token = secrets.token_urlsafe(24)
     game = Game(
         public_id=secrets.token_urlsafe(16),
-        scorer_token_hash=_hash(token),
+        scorer_token_hash=token_hash(token),
         mode=mode,
         circle_id=circle_id,
         rules=rules.to_dict(),
@@ -156,7 +157,7 @@ def new_scorer_token(game: Game) -> str:
     """A new scorer link for the game (the old one stops working), for a member of its
     circle taking over the scoring; logged in the change log."""
     token = secrets.token_urlsafe(24)
-    game.scorer_token_hash = _hash(token)
+    game.scorer_token_hash = token_hash(token)
     game.changes.append(changelog.line("scorer", "scorer_taken_over", data={}))
     idempotency.commit()
     return token
@@ -164,7 +165,15 @@ def new_scorer_token(game: Game) -> str:
 
 def token_matches(game: Game, token: str | None) -> bool:
     """Whether ``token`` is this game's scorer secret (compared in constant time)."""
-    return bool(token) and hmac.compare_digest(game.scorer_token_hash, _hash(token or ""))
+    return bool(token) and hmac.compare_digest(game.scorer_token_hash, token_hash(token or ""))
+
+
+def scorer_hash_of(public_id: str) -> str | None:
+    """The hash of the game's scorer token as stored now (``None`` for no such game)."""
+    stored: str | None = db.session.scalar(
+        select(Game.scorer_token_hash).where(Game.public_id == public_id)
+    )
+    return stored
 
 
 def circle_of(public_id: str) -> int | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hmac
 import io
 from functools import lru_cache
@@ -12,33 +13,51 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.extensions import db
-from scorekeeper.idempotency import remember
+from scorekeeper.idempotency import remember, secret_key
 from scorekeeper.models import Circle, Game
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import games as game_service
 
 # The session (a signed cookie) lists the games this browser keeps score of, newest
-# last, as [public_id, scorer token or ""]. The token is what the "share scoring" link
-# needs; it is kept only for the newest games so the cookie stays well under 4 KB.
+# last, as [public_id, credential]. The credential is the scorer token for the newest
+# games (the "share scoring" link needs it) and a short tag of it for the older ones, so
+# the cookie stays well under 4 KB. Either is checked against the game's scorer token as
+# stored now: once a member of the circle takes the scoring over (a new token), the
+# browsers that kept score before are followers again.
 SCORING = "scoring"
 MAX_SCORED = 100
 MAX_TOKENS = 10
+TAG = "#"  # a tag's first character; a token never has it
+_TAG_CHARS = 12  # 66 bits of a keyed hash: not to be guessed by the scorer taken over
 
 
 def _scoring() -> list[list[str]]:
     value = session.get(SCORING)
     if not isinstance(value, list):
         return []
-    return [e for e in value if isinstance(e, list) and len(e) == 2]
+    return [e for e in value if isinstance(e, list) and len(e) == 2 and _strings(e)]
+
+
+def _strings(entry: list[object]) -> bool:
+    return all(isinstance(part, str) for part in entry)
+
+
+def credential_tag(token_hash: str) -> str:
+    """The short stand-in for a scorer token kept for the older games: a keyed hash of the
+    token's stored hash, so the cookie (signed, not encrypted) shows neither."""
+    mac = hmac.digest(secret_key(), b"scorer\0" + token_hash.encode(), "sha256")
+    return TAG + base64.urlsafe_b64encode(mac).decode()[:_TAG_CHARS]
 
 
 def grant_scorer(public_id: str, token: str) -> None:
-    """Let this browser keep score of the game from now on."""
+    """Let this browser keep score of the game from now on (while ``token`` is its scorer
+    token)."""
     entries = [e for e in _scoring() if e[0] != public_id]
     entries.append([public_id, token])
     entries = entries[-MAX_SCORED:]
     for entry in entries[:-MAX_TOKENS]:
-        entry[1] = ""
+        if entry[1] and not entry[1].startswith(TAG):
+            entry[1] = credential_tag(game_service.token_hash(entry[1]))
     session[SCORING] = entries
 
 
@@ -63,13 +82,34 @@ def grant_again(remembered: dict[str, str], **_: object) -> None:
         grant_scorer(remembered["game"], remembered.get("token", ""))
 
 
-def is_scorer(public_id: str) -> bool:
-    return any(e[0] == public_id for e in _scoring())
+def is_scorer(public_id: str, token_hash: str | None = None) -> bool:
+    """Whether this browser keeps score of the game: it holds the game's scorer token as
+    stored now (``token_hash``, else read), or the tag of it. An entry from before tags
+    (no credential) no longer counts: its scorer opens the scorer link again."""
+    credential = next((e[1] for e in _scoring() if e[0] == public_id), "")
+    if not credential:
+        return False
+    if token_hash is None:
+        token_hash = game_service.scorer_hash_of(public_id)
+        if token_hash is None:
+            return False
+    if credential.startswith(TAG):
+        return hmac.compare_digest(credential, credential_tag(token_hash))
+    return hmac.compare_digest(game_service.token_hash(credential), token_hash)
+
+
+def scores(game: Game) -> bool:
+    """Whether this browser keeps score of ``game`` (loaded)."""
+    return is_scorer(game.public_id, game.scorer_token_hash)
 
 
 def scorer_token(public_id: str) -> str | None:
-    """The scorer token of a game this browser keeps score of, when it still has it."""
-    return next((e[1] for e in _scoring() if e[0] == public_id and e[1]), None)
+    """The scorer token this browser holds for a game it keeps score of, when it still
+    has it (the newest games); ask :func:`is_scorer` first."""
+    return next(
+        (e[1] for e in _scoring() if e[0] == public_id and e[1] and not e[1].startswith(TAG)),
+        None,
+    )
 
 
 def scored_ids() -> set[str]:
@@ -88,7 +128,7 @@ def load_game(public_id: str) -> Game:
 
 def require_scorer(game: Game) -> None:
     """Refuse (403) a change from a browser that only views the game."""
-    if not is_scorer(game.public_id):
+    if not scores(game):
         abort(403)
 
 

@@ -21,16 +21,16 @@ from scorekeeper.web.access import (
     grant_again,
     is_htmx,
     is_member_of,
-    is_scorer,
     load_game,
     open_as_scorer,
+    scores,
 )
 
 
 def may_play_again(game: Game) -> bool:
     """Whether this browser may start the game's next game: its scorer, or (for a
     circle's game) anyone holding the circle's link."""
-    return is_scorer(game.public_id) or is_member_of(game.circle_id)
+    return scores(game) or is_member_of(game.circle_id)
 
 
 def _refusal(status: int, title: str, detail: str, public_id: str) -> Response:

@@ -45,6 +45,7 @@ from scorekeeper.web.access import (
     qr_image,
     require_scorer,
     scorer_token,
+    scores,
 )
 
 # -- rendering ------------------------------------------------------------------------------
@@ -52,7 +53,7 @@ from scorekeeper.web.access import (
 
 def _context(game: Game, **extra: Any) -> dict[str, Any]:
     pad = pad_view(game)
-    scorer = is_scorer(game.public_id)
+    scorer = scores(game)
     member = is_member_of(game.circle_id)
     view_url = url_for("web.game", public_id=game.public_id, _external=True)
     context: dict[str, Any] = {

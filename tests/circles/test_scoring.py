@@ -10,6 +10,7 @@ from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, Game
+from scorekeeper.web.access import MAX_TOKENS, TAG
 from tests.circles.support import Phone, path_of, shown, text_of
 
 TAKEN_OVER = "Scoring taken over by a member of the circle"
@@ -61,6 +62,50 @@ def test_a_member_takes_over_scoring_and_the_old_scorer_link_stops_working(
     assert stranger.bid(pid, 0, 1).status_code == 403
     assert stranger.client.get(_scorer_link(ben, pid)).status_code in (302, 303)
     shown(stranger.bid(pid, 0, 1))
+    # Nor does the phone that kept score before: it follows the game now.
+    _refused_as_scorer(app, anna, pid)
+
+
+def _refused_as_scorer(app: Flask, phone: Phone, pid: str) -> None:
+    """``phone`` follows the game: no keys on its page, and its taps change nothing."""
+    page = shown(phone.page(pid)).get_data(as_text=True)
+    assert "/bid" not in page and "/score/" not in page
+    before = _stored(app, pid)
+    assert phone.bid(pid, 1, 0).status_code == 403
+    assert _stored(app, pid) == before
+
+
+def test_a_phone_that_scored_many_games_since_keeps_a_tag_and_loses_it_on_take_over(
+    app: Flask, anna: Phone, ben: Phone
+) -> None:
+    circle_id = anna.make_circle()
+    first = anna.game_in(circle_id, ["Anna", "Ben", "Cat"])
+    for _ in range(MAX_TOKENS):
+        anna.new_game(["Anna", "Ben", "Cat"])
+    with anna.client.session_transaction() as session:
+        credential = dict(map(tuple, session["scoring"]))[first]
+    # Eleven games later the first one's token is no longer in the cookie, only a tag:
+    # neither the token nor its stored hash.
+    assert credential.startswith(TAG) and len(credential) == 13
+    with app.app_context():
+        stored = db.session.scalar(select(Game.scorer_token_hash).where(Game.public_id == first))
+    assert credential[1:] not in (stored or "")
+    anna.exact_round(first, 1)  # the tag still makes this phone the scorer
+    ben.open(anna.link(circle_id))
+    assert ben.client.post(f"/games/{first}/take-over").status_code == 303
+    _refused_as_scorer(app, anna, first)
+
+
+def test_an_entry_without_a_credential_no_longer_makes_a_scorer(app: Flask, anna: Phone) -> None:
+    pid = anna.new_game(["Anna", "Ben", "Cat"])
+    with anna.client.session_transaction() as session:
+        session["scoring"] = [[pid, ""]]  # as browsers kept older games before tags
+    _refused_as_scorer(app, anna, pid)
+    # A one-off game: only its scorer may delete it (or start it again).
+    before = _stored(app, pid)
+    assert anna.client.post(f"/games/{pid}/delete").status_code == 403
+    assert anna.client.post(f"/games/{pid}/again").status_code == 403
+    assert _stored(app, pid) == before
 
 
 def test_only_a_member_of_the_games_circle_can_take_over(

@@ -25,7 +25,7 @@ from scorekeeper.services import digital as digital_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import history, stats, transfer
 from tests.history.support import Fixture, join, random_history, the_circle
-from tests.web.support import Pages
+from tests.web.support import Pages, keep_score_without_link
 
 REFUSED = "Only the table can delete this game"
 
@@ -335,8 +335,7 @@ def test_a_digital_game_is_not_deleted_here(app: Flask, client: FlaskClient) -> 
     with app.app_context():
         made = digital_service.create_table(["Ann", "Ben", "Cat"], ["person"] * 3, 0, RuleSet())
         pid = made.game.public_id
-    with client.session_transaction() as session:
-        session["scoring"] = [[pid, ""]]
+    keep_score_without_link(client, pid)
     before = _stored(app)
     refused = _delete(client, pid, back="home")
     assert refused.status_code == 422

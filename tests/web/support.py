@@ -14,6 +14,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.services import games as game_service
 from scorekeeper.services.padview import pad_view
+from scorekeeper.web.access import credential_tag
 
 HX = {"HX-Request": "true"}
 
@@ -208,3 +209,17 @@ def stored(pid: str) -> tuple[Any, ...]:
     )
     view = pad_view(game)
     return (game.version, game.rules, rounds, tuple(view.totals), len(game.changes))
+
+
+def keep_score_without_link(client: FlaskClient, pid: str) -> None:
+    """The browser keeps score of the game without holding its scorer link, as for a
+    browser's older games: its session holds only the tag of the scorer token."""
+    app = client.application
+    with app.app_context():
+        stored = game_service.scorer_hash_of(pid)
+    assert stored is not None
+    with app.test_request_context():
+        tag = credential_tag(stored)
+    with client.session_transaction() as session:
+        entries = [e for e in session.get("scoring", []) if e[0] != pid]
+        session["scoring"] = [*entries, [pid, tag]]

@@ -181,15 +181,18 @@ def test_csrf_token_is_required(
 def test_the_session_keeps_at_most_100_games_and_stays_small(app: Flask) -> None:
     from flask import session
 
-    from scorekeeper.web.access import grant_scorer, is_scorer, scorer_token
+    from scorekeeper.web.access import TAG, grant_scorer, scored_ids, scorer_token
 
     with app.test_request_context():
         for n in range(MAX_SCORED + 20):
             grant_scorer(f"{n:022d}", f"{n:032d}")
-        assert not is_scorer(f"{0:022d}")
-        assert is_scorer(f"{20:022d}") and is_scorer(f"{MAX_SCORED + 19:022d}")
+        assert scored_ids() == {f"{n:022d}" for n in range(20, MAX_SCORED + 20)}
         assert scorer_token(f"{MAX_SCORED + 19 - MAX_TOKENS:022d}") is None
         assert scorer_token(f"{MAX_SCORED + 19:022d}") == f"{MAX_SCORED + 19:032d}"
+        # The older games keep a tag of their token (checked against the game's), not it.
+        credentials = [credential for _, credential in session["scoring"]]
+        assert all(c.startswith(TAG) for c in credentials[:-MAX_TOKENS])
+        assert not any(c.startswith(TAG) for c in credentials[-MAX_TOKENS:])
         cookie = app.session_interface.get_signing_serializer(app).dumps(dict(session))  # type: ignore[attr-defined]
     assert len(cookie) < 3800
 

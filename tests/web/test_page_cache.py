@@ -20,7 +20,7 @@ from scorekeeper.extensions import db
 from scorekeeper.services import pagecache
 from scorekeeper.services.pagecache import MAX_VARIANTS
 from scorekeeper.web.cached import _setup
-from tests.web.support import HX, Pages, pad_totals, section, text_of
+from tests.web.support import HX, Pages, keep_score_without_link, pad_totals, section, text_of
 
 BR = {"Accept-Encoding": "gzip, br"}
 
@@ -100,8 +100,7 @@ def test_live_update_fragment_is_kept_too(app: Flask, pages: Pages, follower: Pa
 def forget_scorer_link(pages: Pages, pid: str) -> None:
     """The browser keeps score of the game but no longer holds its scorer link (as for a
     browser's older games: see web/access.py)."""
-    with pages.client.session_transaction() as session:
-        session["scoring"] = [[p, "" if p == pid else t] for p, t in session["scoring"]]
+    keep_score_without_link(pages.client, pid)
 
 
 def test_the_scorers_page_gets_fresh_secrets_every_time(app: Flask, pages: Pages) -> None:
