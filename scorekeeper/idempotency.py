@@ -134,7 +134,7 @@ def fingerprint() -> str:
         data = request.get_data()
         try:
             parts.append(json.loads(data))
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested too deep to read
             parts.append(data.hex())
     text = json.dumps(parts, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()

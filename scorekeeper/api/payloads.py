@@ -419,7 +419,8 @@ def expected_version(data: Mapping[str, Any] | None = None) -> int | None:
     header_version: int | None = None
     if header is not None and header.strip() != "*":
         text = header.strip().removeprefix("W/").strip('"')
-        if not text.isdecimal():
+        # A version fits in 18 digits; a longer number is refused before it is read.
+        if not (text.isascii() and text.isdecimal()) or len(text) > 18:
             raise BadRequest(_('If-Match must be the game\'s version, like "7".'))
         header_version = int(text)
     if header_version is not None and body_version is not None and (header_version != body_version):

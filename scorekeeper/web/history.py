@@ -296,11 +296,14 @@ def player_merge(circle_id: str, player_id: int) -> BaseResponse | tuple[str, in
     """Merge another name into this player (their games move here)."""
     circle = load_circle(circle_id)
     other = request.form.get("other", "")
-    if not other.isdecimal() or not 0 < int(other) <= MAX_ID:
+    # Digits only, and no more than an id has: a longer number is refused unread.
+    digits = other.isascii() and other.isdecimal() and len(other) <= len(str(MAX_ID))
+    chosen = int(other) if digits else 0
+    if not 0 < chosen <= MAX_ID:
         return _player_page(
             circle_id, player_id, _("Choose the name to merge into this player."), 422
         )
-    player = roster.merge_players(circle.id, _player_id(player_id), int(other))
+    player = roster.merge_players(circle.id, _player_id(player_id), chosen)
     flash(_("Merged: all those games are now %(name)s's.", name=player.name))
     return redirect(url_for("web.player_page", circle_id=circle_id, player_id=player_id), 303)
 

@@ -18,10 +18,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_migrate import upgrade
+from sqlalchemy import func, select
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.limits import MAX_JSON_DEPTH, TooDeep, check_json_depth
+from scorekeeper.models import Game
 from scorekeeper.services import transfer
 from scorekeeper.services.errors import Rejected
 from tests.robustness.servers import Server, migrate
@@ -313,3 +315,23 @@ def test_gunicorn_answers_413_without_waiting_for_the_body(server: Server, path:
     assert answer.status == 413
     assert time.monotonic() - started < 5
     assert "2\N{NO-BREAK SPACE}MB" in body or "2\\u00a0MB" in body
+
+
+@pytest.mark.parametrize("path", ["/api/v1/games", "/games", "/circles", "/digital/new"])
+def test_a_deep_body_of_another_type_with_a_key_is_refused_not_a_500(
+    client: FlaskClient, path: str
+) -> None:
+    # The key's fingerprint reads the body as JSON whatever its type (nested too deep to
+    # read, it is taken as bytes), and the write then refuses what it was sent.
+    body = "[" * 50_000 + "]" * 50_000
+    with client.application.app_context():
+        before = db.session.scalar(select(func.count(Game.id)))
+    answer = client.post(
+        path,
+        data=body,
+        content_type="text/plain",
+        headers={"Idempotency-Key": "0123456789abcdef0123"},
+    )
+    assert 400 <= answer.status_code < 500
+    with client.application.app_context():
+        assert db.session.scalar(select(func.count(Game.id))) == before

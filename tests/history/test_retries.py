@@ -204,6 +204,11 @@ def test_a_refused_merge_changes_nothing(app: Flask, client: FlaskClient, fx: Fi
         data={"other": str(fx.ben), "idempotency_key": "m1"},
     )
     assert again.status_code == 422 and REPLAYED not in again.headers
+    # Not a player's id: too long a number (unread), another script's digits, nothing.
+    for other in ("9" * 5000, "١", ""):
+        refused = client.post(f"/circles/{fx.circle}/players/{fx.ann}/merge", data={"other": other})
+        assert refused.status_code == 422
+        assert "Choose the name to merge into this player." in refused.get_data(as_text=True)
     assert history(app) == before and seats_of(app) == seats
     assert keys_kept(app) == 0
 
