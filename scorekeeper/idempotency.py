@@ -137,7 +137,8 @@ def fingerprint() -> str:
         except (ValueError, RecursionError):  # not JSON, or nested too deep to read
             parts.append(data.hex())
     text = json.dumps(parts, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
+    # Bytes for any text the client sent, a lone surrogate too (the view refuses it).
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _digest(stream: Any) -> str:

@@ -18,8 +18,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request
@@ -141,6 +143,33 @@ def check_json_depth(text: str | bytes, most: int = MAX_JSON_DEPTH) -> None:
         brackets = inner
     if b"[]" in brackets or brackets.count(b"[") > most:
         raise TooDeep(_("nested more than %(most)s levels deep", most=most))
+
+
+# A JSON escape of half a character pair (a UTF-16 surrogate): one of a pair is fine, a
+# lone one is text no page, file or database can hold.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def load_json(text: str | bytes, **options: Any) -> Any:
+    """JSON a client sent: nested at most ``MAX_JSON_DEPTH`` levels (checked before it is
+    parsed) and all of it text that can be stored and shown (no lone surrogate, which
+    ``json`` reads from an escape such as ``\\ud800`` and which no UTF-8 page, file or
+    database column takes: such a name or reason would break every page showing it).
+    ``options`` go to :func:`json.loads`.
+
+    :raises ValueError: saying what is wrong (:class:`TooDeep` for the nesting).
+    """
+    check_json_depth(text)
+    data = json.loads(text, **options)
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if isinstance(text, str) or _SURROGATE_ESCAPE.search(raw):
+        try:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError(
+                _("it holds half of a character (a lone surrogate, such as \\ud800)")
+            ) from None
+    return data
 
 
 # -- sizes ------------------------------------------------------------------------------

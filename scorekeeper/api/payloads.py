@@ -9,7 +9,6 @@ the values keep the rules is for the services and the engine to say (→ 422).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -286,9 +285,8 @@ def json_body(allowed: Mapping[str, str], required: tuple[str, ...] = ()) -> dic
         raise UnsupportedMediaType(_("Send the body as JSON, with Content-Type: application/json."))
     body = request.get_data()
     try:
-        # Bounded nesting before parsing (see limits.py; 413 above the size limit).
-        limits.check_json_depth(body)
-        data = json.loads(body, parse_constant=_reject_constant, parse_float=_number)
+        # Bounded nesting, text that can be stored (see limits.py; 413 above the size limit).
+        data = limits.load_json(body, parse_constant=_reject_constant, parse_float=_number)
     except ValueError as exc:
         raise BadRequest(_("The body is not valid JSON: %(error)s.", error=str(exc))) from None
     if not isinstance(data, dict):

@@ -301,7 +301,7 @@ def check_adjustment(adjustment: Adjustment, players: int) -> Adjustment:
     if (
         not isinstance(reason, str)
         or len(reason) > REASON_MAX
-        or any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in reason)
+        or any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or 0xD800 <= ord(c) < 0xE000 for c in reason)
     ):
         raise InvalidRound(
             f"The reason is a line of at most {REASON_MAX} characters.",

@@ -60,7 +60,7 @@ from scorekeeper import engine, i18n, writers
 from scorekeeper.engine import RoundEntry, RuleSet, TrumpCall
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _, _n, rule_message
-from scorekeeper.limits import check_json_depth
+from scorekeeper.limits import load_json
 from scorekeeper.models import (
     Change,
     Game,
@@ -1098,8 +1098,8 @@ def parse_history(text: str | bytes) -> list[_GameIn]:
     :raises Rejected: naming the first problem (which game, which round).
     """
     try:
-        check_json_depth(text)  # before parsing: Python's parser recurses per level
-        data = json.loads(text, parse_constant=_not_a_number, parse_float=_finite)
+        # Nesting checked before parsing (Python's parser recurses per level), text after.
+        data = load_json(text, parse_constant=_not_a_number, parse_float=_finite)
     except (ValueError, UnicodeDecodeError) as exc:
         raise Rejected(
             _("The file is not valid JSON: %(error)s.", error=str(exc)), "bad_file"
