@@ -35,6 +35,7 @@ COMPRESSIBLE = {
 }
 MIN_SIZE = 512  # below this, the coding's own framing and the CPU outweigh the saving
 CODINGS = ("br", "gzip")
+BEST_MAX = 256 * 1024  # bytes compressed at the best levels (kept pages)
 _STATIC: OrderedDict[tuple[str, str, str], bytes] = OrderedDict()
 _STATIC_MAX = 64
 
@@ -57,7 +58,10 @@ def accepted_coding() -> str | None:
 
 
 def compress(data: bytes, coding: str, best: bool = False) -> bytes:
-    """``data`` in ``coding``; ``best`` for what is compressed once and kept."""
+    """``data`` in ``coding``; ``best`` for what is compressed once and kept, up to
+    ``BEST_MAX`` bytes (Zopfli and Brotli's best take about a second a few hundred KB: a
+    bigger page, which no real game makes, is compressed as any answer is)."""
+    best = best and len(data) <= BEST_MAX
     if coding == "br":
         packed: bytes = brotli.compress(data, mode=brotli.MODE_TEXT, quality=11 if best else 5)
         return packed

@@ -338,6 +338,9 @@ _ENGINE_WORDS: dict[str, Callable[[dict[str, Any]], str]] = {
     "adjustment_reason": lambda p: gettext(
         "The reason is a line of at most %(most)s characters.", most=p["most"]
     ),
+    "adjustments_many": lambda p: gettext(
+        "A round has at most %(most)s bonuses and penalties.", most=p["most"]
+    ),
     "dealer_does_not_bid": lambda p: gettext(
         "%(who)s does not bid: under Wizard Saboteur the dealer has no bid.", who=_who(p)
     ),

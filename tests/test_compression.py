@@ -74,3 +74,16 @@ def test_kept_static_files_are_smaller_than_zlibs_best_gzip(client: FlaskClient)
         assert len(packed.data) < len(gzip.compress(plain.data, compresslevel=9, mtime=0)), path
         plain.close()
         packed.close()
+
+
+def test_a_huge_page_is_not_compressed_at_the_slow_best_levels() -> None:
+    # Zopfli took 5 s of a worker on a 2 MB game page an attacker had bloated.
+    from scorekeeper.compression import BEST_MAX, compress
+
+    small = b"<p>Ann 20</p>" * 1000
+    huge = bytes(range(32, 127)) * (BEST_MAX // 95 + 1)
+    assert len(compress(small, "gzip", best=True)) < len(compress(small, "gzip"))
+    assert compress(huge, "gzip", best=True) == compress(huge, "gzip")
+    assert compress(huge, "br", best=True) == compress(huge, "br")
+    assert gzip.decompress(compress(huge, "gzip", best=True)) == huge
+    assert brotli.decompress(compress(huge, "br", best=True)) == huge

@@ -793,8 +793,8 @@ def document() -> Schema:
                     "operationId": "addAdjustment",
                     "summary": "Give a player a bonus or penalty in a played round",
                     "description": "422 `round_open` for a round whose tricks are not in; "
-                    "`adjustment_seat`, `adjustment_points`, `adjustment_reason` for what the "
-                    "rules refuse. Logged in the change log.",
+                    "`adjustment_seat`, `adjustment_points`, `adjustment_reason`, "
+                    "`adjustments_many` for what the rules refuse. Logged in the change log.",
                     "security": _SCORER,
                     "parameters": [{"$ref": _P + "If-Match"}, {"$ref": _P + "Idempotency-Key"}],
                     "requestBody": _body("NewAdjustment"),

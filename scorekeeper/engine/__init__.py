@@ -38,6 +38,7 @@ from .errors import (
 from .game import Game, Phase, Trick
 from .pad import (
     ADJUSTMENT_MAX,
+    ADJUSTMENTS_MAX,
     REASON_MAX,
     Adjustment,
     RoundEntry,
@@ -45,6 +46,7 @@ from .pad import (
     Sheet,
     TrumpCall,
     check_adjustment,
+    check_adjustments,
     check_entry,
     check_trump,
     round_scores,
@@ -91,9 +93,11 @@ __all__ = [
     "RoundDraft",
     "sort_hand",
     "ADJUSTMENT_MAX",
+    "ADJUSTMENTS_MAX",
     "REASON_MAX",
     "Adjustment",
     "check_adjustment",
+    "check_adjustments",
     "BidLimits",
     "bid_limits",
     "JESTER",

@@ -51,6 +51,7 @@ class TrumpCall:
 
 
 ADJUSTMENT_MAX = 500  # points, either way
+ADJUSTMENTS_MAX = 20  # bonuses and penalties in one round
 REASON_MAX = 60  # characters
 
 
@@ -311,6 +312,23 @@ def check_adjustment(adjustment: Adjustment, players: int) -> Adjustment:
     return adjustment
 
 
+def check_adjustments(adjustments: Sequence[Adjustment], players: int) -> None:
+    """A played round's bonuses and penalties: each as :func:`check_adjustment` says, and
+    at most ``ADJUSTMENTS_MAX`` of them (a table gives one or two; the bound keeps a
+    game's pages and exports small, and every game exported can be imported).
+
+    :raises InvalidRound: saying what is wrong.
+    """
+    if len(adjustments) > ADJUSTMENTS_MAX:
+        raise InvalidRound(
+            f"A round has at most {ADJUSTMENTS_MAX} bonuses and penalties.",
+            code="adjustments_many",
+            params={"most": ADJUSTMENTS_MAX},
+        )
+    for adjustment in adjustments:
+        check_adjustment(adjustment, players)
+
+
 def score_sheet(
     rules: RuleSet,
     players: int,
@@ -337,8 +355,8 @@ def score_sheet(
         if entry.tricks is not None:
             scores = round_scores(rules, dealer, entry)
             totals = tuple(t + s for t, s in zip(totals, scores, strict=True))
+            check_adjustments(entry.adjustments, players)
             for a in entry.adjustments:
-                check_adjustment(a, players)
                 totals = tuple(t + (a.points if s == a.seat else 0) for s, t in enumerate(totals))
         elif entry.adjustments:
             raise ValueError(f"Round {number} is not played yet: nothing to adjust.")

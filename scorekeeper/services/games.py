@@ -684,7 +684,7 @@ def add_adjustment(
     text = " ".join(reason.split()) if isinstance(reason, str) else reason
     adjustment = engine.Adjustment(seat, points, text)  # type: ignore[arg-type]
     try:
-        engine.check_adjustment(adjustment, game.player_count)
+        engine.check_adjustments([*_entry(rnd).adjustments, adjustment], game.player_count)
     except ValueError as exc:
         raise _rejected(exc) from None
     given = {"seat": adjustment.seat, "points": adjustment.points, "reason": adjustment.reason}

@@ -92,7 +92,6 @@ ACTION = re.compile(r"[a-z_]{1,20}")
 SUMMARY_MAX = 1000
 DATA_MAX = 2000  # characters of the change's data as compact JSON
 CHANGES_MAX = 5000  # per game: every tap of a long game, corrections included
-_ADJUSTMENTS_MAX = 20  # bonuses and penalties in one round
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
 CLOCK_SKEW = timedelta(days=1)  # another server's clock may run ahead of ours
 
@@ -766,9 +765,13 @@ def _adjustments(raw: object, players: int, complete: bool, where: Any) -> list[
     if raw is None:
         return []
     field = where.field("adjustments")
-    if not isinstance(raw, list) or len(raw) > _ADJUSTMENTS_MAX:
+    if not isinstance(raw, list) or len(raw) > engine.ADJUSTMENTS_MAX:
         raise _bad(
-            _("%(where)s must be a list of at most %(most)s.", where=field, most=_ADJUSTMENTS_MAX)
+            _(
+                "%(where)s must be a list of at most %(most)s.",
+                where=field,
+                most=engine.ADJUSTMENTS_MAX,
+            )
         )
     if raw and not complete:
         raise _bad(_("%(where)s: a round not played has no bonus or penalty.", where=where))

@@ -41,6 +41,9 @@ PRESETS: dict[str, tuple[LazyString, dict[str, Any]]] = {
 }
 
 
+NAME_SLOTS_MAX = 2 * MAX_PLAYERS
+
+
 @dataclass
 class SetupForm(RuleFields):
     """What the setup form holds, as typed: the rule fields, six name slots, the dealer's
@@ -54,7 +57,10 @@ class SetupForm(RuleFields):
 
     @classmethod
     def parse(cls, form: MultiDict[str, str]) -> SetupForm:
-        names = [n for n in form.getlist("player")]
+        # A seventh name or so is kept to show what was typed (and refused); a form with
+        # thousands of names is not from a phone at a table, and is cut short before it
+        # costs seconds to check and render.
+        names = form.getlist("player")[:NAME_SLOTS_MAX]
         names = (names + [""] * MAX_PLAYERS)[: max(MAX_PLAYERS, len(names))]
         fields = RuleFields.from_form(form)
         return cls(

@@ -286,3 +286,31 @@ def test_a_digital_game_imports_as_its_score_pad(
         assert json.loads(transfer.history_json(circle_id))["games"][0]["mode"] == "digital"
     assert client.get(f"/games/{public_id}").status_code == 200
     assert client.get(f"/digital/{public_id}/").status_code == 404
+
+
+# Half a character pair (a lone surrogate) anywhere in the file: see test_lone_surrogates.py.
+LONE_SURROGATE = "\\ud800"  # as it stands in the JSON text
+
+
+def _with_lone(where: str, data: dict[str, Any]) -> str:
+    game = data["games"][0]
+    if where == "adjustment reason":
+        game["rounds"][0]["adjustments"] = [{"seat": 0, "points": 5, "reason": "MARK"}]
+    else:
+        game["changes"][0]["facts"] = {"number": 1, "note": "MARK"}
+    return json.dumps(data).replace("MARK", "x" + LONE_SURROGATE + "y")
+
+
+@pytest.mark.parametrize("where", ["adjustment reason", "change facts"])
+def test_an_imported_file_with_a_lone_surrogate_is_refused(
+    app: Flask, backup: dict[str, Any], where: str
+) -> None:
+    text = _with_lone(where, backup)
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        circle_id = _a_circle()
+        before = _counts()
+        for sent in (text, text.encode()):
+            with pytest.raises(Rejected) as refused:
+                transfer.import_history(sent, circle_id)
+            assert "half of a character" in refused.value.message
+        assert _counts() == before

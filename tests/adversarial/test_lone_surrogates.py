@@ -4,22 +4,16 @@ wherever JSON comes in, saying so, and nothing is stored.
 Python's ``json`` reads such an escape into a string that no UTF-8 page, file or database
 column can hold. Before, an API adjustment with one in its reason was a 500, and an
 imported file with one in a reason or a change's facts stored a game whose page, pad,
-exports and the circle's backup then failed for good.
+exports and the circle's backup then failed for good (the import's cases are in
+test_import_identities.py).
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.engine import Adjustment, InvalidRound, check_adjustment
-from scorekeeper.services import transfer
-from scorekeeper.services.errors import Rejected
-from tests.adversarial.test_import_identities import _a_circle, _counts, backup  # noqa: F401
 from tests.api.support import Api, error_of
 
 LONE = "\\ud800"  # as it stands in the JSON text
@@ -59,32 +53,6 @@ def test_a_name_written_as_a_pair_is_one_character(client: FlaskClient) -> None:
     lone = '{"players": ["Ann", "Ben", "' + LONE + 'Cat"]}'
     refused = client.post("/api/v1/games", data=lone, content_type="application/json")
     assert error_of(refused) == (400, "bad_request")
-
-
-def _with_lone(where: str, data: dict[str, Any]) -> str:
-    game = data["games"][0]
-    if where == "adjustment reason":
-        game["rounds"][0]["adjustments"] = [{"seat": 0, "points": 5, "reason": "MARK"}]
-    else:
-        game["changes"][0]["facts"] = {"number": 1, "note": "MARK"}
-    return json.dumps(data).replace("MARK", "x" + LONE + "y")
-
-
-@pytest.mark.parametrize("where", ["adjustment reason", "change facts"])
-def test_an_imported_file_with_a_lone_surrogate_is_refused(
-    app: Flask,
-    backup: dict[str, Any],
-    where: str,  # noqa: F811
-) -> None:
-    text = _with_lone(where, backup)
-    with app.test_request_context(headers={"Accept-Language": "en"}):
-        circle_id = _a_circle()
-        before = _counts()
-        for sent in (text, text.encode()):
-            with pytest.raises(Rejected) as refused:
-                transfer.import_history(sent, circle_id)
-            assert "half of a character" in refused.value.message
-        assert _counts() == before
 
 
 def test_the_engine_refuses_a_reason_with_a_lone_surrogate() -> None:

@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from scorekeeper.engine import ADJUSTMENTS_MAX
+from scorekeeper.services import transfer
 from tests.api.support import Api, Game, error_of
 
 
@@ -59,6 +61,25 @@ def test_bad_bodies_are_refused_and_nothing_stored(
     game = _played(api)
     with api.unchanged(game):
         assert error_of(_give(api, game, 1, **body)) == (status, code)
+
+
+def test_a_round_takes_twenty_and_no_more(api: Api, client: FlaskClient) -> None:
+    # Before, a round took any number, so a game could be made that every page took
+    # seconds to render and that its own export could not bring back.
+    game = _played(api)
+    for n in range(ADJUSTMENTS_MAX):
+        assert _give(api, game, 1, seat=n % 3, points=1).status_code == 201
+    with api.unchanged(game):
+        refused = _give(api, game, 1, seat=0, points=1)
+        assert error_of(refused) == (422, "adjustments_many")
+        assert refused.get_json()["error"]["message"] == (
+            "A round has at most 20 bonuses and penalties."
+        )
+    # The game as exported comes back whole.
+    exported = client.get(f"/games/{game.id}/export.json")
+    assert exported.status_code == 200
+    with client.application.test_request_context():
+        assert len(transfer.parse_history(exported.data)[0].rounds[0].adjustments) == 20
 
 
 def test_a_round_not_played_missing_or_without_it(api: Api) -> None:
