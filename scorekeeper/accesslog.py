@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import re
 from typing import Any
+from urllib.parse import unquote
 
 from flask import Flask
 from gunicorn.glogging import Logger as GunicornLogger  # type: ignore[import-untyped]
@@ -29,15 +30,39 @@ _LINKS = re.compile(
     # The secret ends at the next slash, raw or encoded.
     rf"(?P<secret>(?:(?!%2[Ff]){_SECRET_CHAR})+)"
 )
+_SLASHES = re.compile(r"/{2,}")
 # Request headers that carry a secret themselves.
 _SECRET_HEADERS = ("authorization", "cookie", "x-passphrase", "x-csrftoken")
 
 
 def mask(text: str) -> str:
-    """``text`` with the secret part of every scorer, seat, table and circle link masked."""
+    """``text`` with the secret part of every scorer, seat, table and circle link masked.
+
+    A link may be written otherwise and still work (``/games/g/scor%65/…``, doubled
+    slashes, encoded twice in a ``next``): when the text, decoded and with its slashes
+    single, still holds a secret, that form of it is what is logged, masked."""
     if "/" not in text and "%" not in text:
         return text
-    return _LINKS.sub(lambda m: m.group("head") + MASK, text)
+    masked = _LINKS.sub(_masked, text)
+    plain = _plain(masked)
+    if any(m.group("secret") != MASK for m in _LINKS.finditer(plain)):
+        return _LINKS.sub(_masked, plain)
+    return masked
+
+
+def _masked(match: re.Match[str]) -> str:
+    return match.group("head") + MASK
+
+
+def _plain(text: str) -> str:
+    """``text`` percent-decoded (a few times over: a path in a query string is encoded
+    again) and with every run of slashes one slash, as the app's routing reads a path."""
+    for _ in range(3):
+        decoded = unquote(text)
+        if decoded == text:
+            break
+        text = decoded
+    return _SLASHES.sub("/", text)
 
 
 class MaskSecrets(logging.Filter):
