@@ -282,7 +282,8 @@ def act(table: DigitalTable, seat: int, action: str, value: str, seq: object) ->
         if action == "trump":
             game.choose_trump(seat, Suit.from_name(value))
         elif action == "bid":
-            if not value.isdecimal():
+            # A bid has at most two digits (20 cards); a longer number is refused unread.
+            if not (value.isascii() and value.isdecimal()) or len(value) > 2:
                 raise Rejected(_("A bid is a whole number of tricks."), "bad_bid")
             game.bid(seat, int(value))
         elif action == "play":

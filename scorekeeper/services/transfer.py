@@ -1083,7 +1083,7 @@ def _check_game(raw: object, index: int, now: datetime, single: bool = False) ->
 
 
 def _not_a_number(name: str) -> None:
-    raise ValueError(f"{name} is not a JSON number")
+    raise ValueError(_("%(name)s is not a JSON number", name=name))
 
 
 def _finite(text: str) -> float:
@@ -1091,7 +1091,7 @@ def _finite(text: str) -> float:
     (``1e999``): the app writes none, and the database's JSON would not take it."""
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"{text} is too large a number")
+        raise ValueError(_("%(number)s is too large a number", number=text))
     return value
 
 
@@ -1103,9 +1103,30 @@ def parse_history(text: str | bytes) -> list[_GameIn]:
     try:
         # Nesting checked before parsing (Python's parser recurses per level), text after.
         data = load_json(text, parse_constant=_not_a_number, parse_float=_finite)
-    except (ValueError, UnicodeDecodeError) as exc:
+    # Said in the reader's words, not the parser's (a Python message means nothing here).
+    except UnicodeDecodeError:
         raise Rejected(
-            _("The file is not valid JSON: %(error)s.", error=str(exc)), "bad_file"
+            _("The file is not text: choose the .json file a Scorekeeper export made."),
+            "bad_file",
+        ) from None
+    except json.JSONDecodeError as exc:
+        raise Rejected(
+            _(
+                "The file is not valid JSON (line %(line)s, column %(column)s): choose the "
+                ".json file a Scorekeeper export made.",
+                line=exc.lineno,
+                column=exc.colno,
+            ),
+            "bad_file",
+        ) from None
+    except ValueError as exc:
+        # Too deep, half a character, too large a number: the app's words already; a
+        # number too long for Python to read says why in its own.
+        error = str(exc)
+        if "integer string conversion" in error:
+            error = _("a number in it is too long")
+        raise Rejected(
+            _("The file is not valid JSON: %(error)s.", error=error), "bad_file"
         ) from None
     now = datetime.now(UTC)
     try:

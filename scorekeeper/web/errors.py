@@ -3,7 +3,7 @@
 from flask import Response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, SecurityError
+from werkzeug.exceptions import BadRequest, HTTPException, SecurityError
 
 from scorekeeper import limits
 from scorekeeper.extensions import db
@@ -47,6 +47,20 @@ def forbidden(error: HTTPException) -> tuple[str, int]:
             "Only the scorer can change it. To keep score on this phone, open the scorer "
             "link (the scorer finds it under “Share scoring”)."
         ),
+    )
+
+
+@bp.app_errorhandler(400)
+def bad_request(error: HTTPException) -> tuple[str, int]:
+    """A request the page can't take as it was sent (an odd Idempotency-Key, a choice no
+    form offers): said in words where the person is looking (for htmx, in the widget's
+    place), with the app's own reason when it gave one."""
+    db.session.rollback()
+    reason = error.description if error.description != BadRequest.description else None
+    return _error(
+        400,
+        _("That could not be done"),
+        reason or _("Nothing was changed. Reload the page and try again."),
     )
 
 

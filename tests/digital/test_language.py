@@ -30,6 +30,9 @@ def _table(app: Flask, language: str) -> Table:
     return table
 
 
+GERMAN_WHOLE_BID = "Eine Ansage ist eine ganze Zahl von Stichen."
+
+
 @pytest.mark.parametrize(
     ("action", "value", "seq", "german", "english"),
     [
@@ -42,6 +45,8 @@ def _table(app: Flask, language: str) -> Table:
             "This request is missing its action number.",
         ),
         ("play", "X9", "0", "'X9' ist keine Karte.", "'X9' is not a card."),
+        # Before, a bid of 5,000 digits was "'999…' is not a card", all digits quoted.
+        ("bid", "9" * 5000, "0", GERMAN_WHOLE_BID, "A bid is a whole number of tricks."),
         ("trump", "purple", "0", "'purple' ist keine der vier Farben.", None),
     ],
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import csv
+import gzip
 import io
 import json
 import random
@@ -258,6 +259,34 @@ def test_numbers_no_app_writes_are_refused_as_not_json(fx: Fixture, number: str)
 def test_broken_files_are_refused(app: Flask, text: str | bytes) -> None:
     with pytest.raises(Rejected):
         transfer.import_history(text, the_circle().id)
+    assert _counts() == (0, 0, 0, 0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (gzip.compress(b'{"format": "scorekeeper-history"}'), "The file is not text: choose"),
+        (
+            "round,player,bid\n1,Ann,0\n",  # the CSV export
+            "The file is not valid JSON (line 1, column 1): choose the .json file",
+        ),
+        ('{"format": "scorekeeper-history", "n": ' + "9" * 5000 + "}", "number in it is too long"),
+        ('{"n": 1e999}', "1e999 is too large a number"),
+    ],
+)
+def test_a_file_that_is_no_history_is_refused_in_the_readers_words(
+    app: Flask, text: str | bytes, says: str
+) -> None:
+    # Before, Python's own words: "'utf-8' codec can't decode byte 0x8b…",
+    # "…use sys.set_int_max_str_digits()…", "Expecting value: line 1 column 1 (char 0)".
+    with (
+        app.test_request_context(headers={"Accept-Language": "en"}),
+        pytest.raises(Rejected) as refused,
+    ):
+        transfer.import_history(text, the_circle().id)
+    message = refused.value.message
+    assert says in message
+    assert "codec" not in message and "sys." not in message and "char 0" not in message
     assert _counts() == (0, 0, 0, 0, 0, 0)
 
 

@@ -216,7 +216,10 @@ def test_a_broken_file_in_german(app: Flask) -> None:
         pytest.raises(Rejected) as refused,
     ):
         transfer.parse_history("{")
-    assert refused.value.message.startswith("Die Datei ist kein gültiges JSON: ")
+    assert refused.value.message == (
+        "Die Datei ist kein gültiges JSON (Zeile 1, Spalte 2): Wähle die .json-Datei, die ein "
+        "Export von Scorekeeper erstellt hat."
+    )
 
 
 # -- the command line ----------------------------------------------------------------------

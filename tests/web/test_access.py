@@ -156,6 +156,26 @@ def test_followers_poll_cheaply(pages: Pages, follower: Pages, pid: str, app: Fl
     assert 'hx-trigger="every' not in pages.page(pid).get_data(as_text=True)
 
 
+def test_a_request_sent_oddly_is_refused_in_words_where_the_person_looks(
+    pages: Pages, pid: str, snapshot: Snapshot
+) -> None:
+    # Before, werkzeug's bare English "Bad Request" page, a whole page even for htmx.
+    before = snapshot(pid)
+    odd = {"Idempotency-Key": "two words"}
+    page = pages.client.post(f"/games/{pid}/bid", data={"seat": 1, "bid": 0}, headers=odd)
+    assert page.status_code == 400
+    body = page.get_data(as_text=True)
+    assert "That could not be done" in body and "Idempotency-Key must be" in body
+    widget = pages.client.post(
+        f"/games/{pid}/bid", data={"seat": 1, "bid": 0}, headers={**odd, **HX}
+    )
+    assert widget.status_code == 400
+    fragment = widget.get_data(as_text=True)
+    assert 'role="alert"' in fragment and "<html" not in fragment
+    assert "Idempotency-Key must be" in fragment
+    assert snapshot(pid) == before
+
+
 def test_csrf_token_is_required(
     app: Flask, client: FlaskClient, pages: Pages, pid: str, snapshot: Snapshot
 ) -> None:
