@@ -101,6 +101,28 @@ def rename_player(circle_id: int, player_id: int, new_name: object) -> Player:
     return player
 
 
+def merge_choices(circle_id: int, player_id: int) -> list[tuple[int, str]]:
+    """The players of the circle that ``player_id`` may be merged with, as (id, name) by
+    name: everyone else but those who sat at a table with them (:func:`merge_players`
+    refuses those: two people)."""
+    mine, theirs = aliased(Seat), aliased(Seat)
+    tablemates = (
+        select(theirs.player_id)
+        .join(mine, mine.game_id == theirs.game_id)
+        .where(mine.player_id == player_id)
+    )
+    query = (
+        select(Player.id, Player.name)
+        .where(
+            Player.circle_id == circle_id,
+            Player.id != player_id,
+            Player.id.not_in(tablemates),
+        )
+        .order_by(Player.key)
+    )
+    return [(pid, name) for pid, name in db.session.execute(query)]
+
+
 def merge_players(circle_id: int, keep_id: int, merge_id: int) -> Player:
     """Move every game of player ``merge_id`` to ``keep_id`` and remove ``merge_id``.
 

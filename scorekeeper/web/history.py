@@ -255,7 +255,7 @@ def _player_page(
 ) -> tuple[str, int]:
     circle = load_circle(circle_id)
     data = stats.player_stats(_player_id(player_id), circle.id)
-    others = [(pid, name) for pid, name in history.player_choices(circle.id) if pid != player_id]
+    others = roster.merge_choices(circle.id, data.player.id)
     html = render_template("history/player.html", circle=circle, s=data, others=others, error=error)
     return html, status
 

@@ -114,6 +114,12 @@ def test_rename_and_merge_forms(app: Flask, member: FlaskClient, fx: Fixture) ->
             ["Cathy", "Eve", "Fay"], 0, game_service.parse_rules({}), circle_id=fx.circle_id
         )
         cathy = db.session.scalar(db.select(Player.id).where(Player.key == "cathy"))
+    # The choices are the names Cat's could be: never at a table with her (the others of
+    # the small history all played with her, and would be refused).
+    page = member.get(f"{players}/{fx.cat}").get_data(as_text=True)
+    merge_form = page[page.index(f"{players}/{fx.cat}/merge") :]
+    choices = re.findall(r'<option value="(\d+)">([^<]+)</option>', merge_form)
+    assert [name for _, name in choices] == ["Cathy", "Eve", "Fay"]
     response = member.post(f"{players}/{fx.cat}/merge", data={"other": str(cathy)})
     assert response.status_code == 303
     with app.app_context():
