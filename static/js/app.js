@@ -2,12 +2,18 @@
 (function () {
   "use strict";
 
-  // Times come from the server in UTC; show them in the phone's own time.
+  // Times come from the server in UTC; show them in the phone's own time, written in the
+  // page's language: a German page on an English phone says "26. Nov.", not "26 Nov".
+  // The phone's locale when it speaks the page's language (its region's habits, e.g.
+  // de-AT), or when the page names none.
   function localTimes(root) {
+    var lang = document.documentElement.lang;
+    var phone = navigator.language || "";
+    var locales = !lang ? [] : phone.split("-")[0] === lang ? [phone] : [lang];
     root.querySelectorAll("time[data-local]").forEach(function (el) {
       var when = new Date(el.getAttribute("datetime"));
       if (!isNaN(when.getTime())) {
-        el.textContent = when.toLocaleString([], {
+        el.textContent = when.toLocaleString(locales, {
           day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"
         });
       }
@@ -114,6 +120,20 @@
     var box = shown.getBoundingClientRect();
     var bottom = shown === panel ? box.top + 1 : box.bottom;
     if (box.top < 0 || bottom > window.innerHeight) shown.scrollIntoView({ block: "start" });
+  });
+
+  // Elsewhere a form refused comes back whole with its message at the top (the setup
+  // form: two players, a name twice), while the button tapped is at the bottom: without
+  // this the tap would seem to do nothing. The entry panel has its own rule above.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var config = event.detail.requestConfig;
+    var swapped = event.target;
+    if (!config || !config.triggeringEvent || !(swapped instanceof Element)) return;
+    var alert = swapped.matches(".alert[role=alert]")
+      ? swapped : swapped.querySelector(".alert[role=alert]");
+    if (!alert || alert.closest("#entry")) return;
+    var box = alert.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) alert.scrollIntoView({ block: "start" });
   });
 
   // A tap replaces the entry panel, and with it the focused button. Someone entering a

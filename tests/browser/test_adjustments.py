@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Page, expect
 
+from scorekeeper.services import games as game_service
 from tests.browser.test_a11y import (
     PhoneMaker,
     axe_problems,
@@ -84,3 +85,30 @@ def test_a_refused_penalty_says_why_where_the_scorer_looks(
     expect(page.locator("section.adjust").get_by_label("Points")).to_have_value("0")
     assert total_of(page, 3, 1) == before
     page.screenshot(path=artifacts / "pad-penalty-refused.png")
+
+
+def test_r16_the_last_round_summary_shows_its_penalty(
+    page: Page, app: Flask, live_server: str, artifacts: Path
+) -> None:
+    """R16 with a penalty: round 3 (3 cards), Clara deals, bids 0 and takes all three
+    (−30; 20 + 20 before), and is given −10 for a revoke. The summary under the entry
+    panel shows the −10 beside the −30, so the two add up to her total going 40 → 0."""
+    link = game_with_rounds(app, 3)
+    with app.app_context():
+        game = game_service.get_game(link.split("/")[2])
+        game_service.add_adjustment(game, 3, 2, -10, "revoke")
+    page.goto(live_server + link)
+    summary = page.locator(".last-round")
+    expect(summary.get_by_role("heading")).to_have_text("Round 3")
+    clara = summary.locator("li", has_text="Clara")
+    expect(clara.locator(".delta")).to_contain_text("−30")
+    mark = clara.locator(".delta sup.adj")
+    expect(mark).to_have_text("−10 penalty: revoke")
+    expect(mark.locator(".visually-hidden")).to_have_text(" penalty: revoke")
+    expect(clara.locator(".num").last).to_have_text("0")
+    assert total_of(page, 2, 2) == "40"
+    # Everyone else's line has no mark: only Clara was given anything.
+    expect(summary.locator("sup.adj")).to_have_count(1)
+    assert summary.evaluate("el => el.scrollWidth <= el.clientWidth")
+    summary.scroll_into_view_if_needed()
+    page.screenshot(path=artifacts / "last-round-penalty.png")

@@ -5,7 +5,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask
 from playwright.sync_api import Browser, Page, expect
+
+from scorekeeper.services import circles as circle_service
+from scorekeeper.services import games as game_service
 
 
 @pytest.fixture
@@ -92,3 +96,37 @@ def test_a_one_off_game_warns_that_its_scorer_link_is_the_only_key(
     # The scorer link stays off every shared cache.
     response = page.request.get(page.url)
     assert "no-store" in (response.headers.get("cache-control") or "")
+
+
+def test_r16_a_record_below_zero_reads_with_a_minus_sign(
+    page: Page, live_server: str, app: Flask, artifacts: Path
+) -> None:
+    """R16 (totals may go negative): a short game in which everyone misses every bid,
+    so even the best final score is below zero; the records page writes it as the pad
+    does, with a real minus sign ("−60 points"), not a hyphen."""
+    with app.app_context():
+        circle = circle_service.create_circle("Thursday Wizards")
+        link = f"/c/{circle.public_id}/{circle_service.circle_key(circle)}"
+        game, _ = game_service.create_game(
+            ["Anna", "Ben", "Clara"],
+            0,
+            game_service.parse_rules({"round_plan": "short"}),
+            circle_id=circle.id,
+        )
+        # Each round one player bids 0 and takes every trick; the others bid 1 and take
+        # none: everyone loses points every round.
+        for number, cards in enumerate(game_service.sheet_of(game).plan):
+            taker = number % 3
+            bids = [0 if seat == taker else 1 for seat in range(3)]
+            tricks = [cards if seat == taker else 0 for seat in range(3)]
+            game_service.record_round(game, bids, tricks)
+        best = max(game_service.sheet_of(game).totals)
+        circle_id = circle.public_id
+    assert best < 0
+    page.goto(live_server + link)
+    page.goto(live_server + f"/circles/{circle_id}/records")
+    highest = page.locator("ol.records").first.locator("li").first
+    expect(highest).to_contain_text(f"\N{MINUS SIGN}{-best} points — ")
+    assert "-" not in highest.locator("strong").inner_text()
+    _fits(page)
+    page.screenshot(path=artifacts / "records-below-zero.png", full_page=True)

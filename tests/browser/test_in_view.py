@@ -164,3 +164,30 @@ def test_v1_v3_a_forbidden_bid_is_refused_on_screen(
     expect(alert).to_contain_text("Ben (dealer) can't bid 1")
     in_view(page, alert)
     page.screenshot(path=artifacts / "in-view-forbidden-bid.png")
+
+
+@pytest.mark.parametrize(
+    "names, says",
+    [
+        (["Anna", "Ben"], "3 to 6"),
+        (["Anna", "Ben", "Anna"], "Anna is at the table twice"),
+    ],
+    ids=["two-players", "a-name-twice"],
+)
+def test_r3_a_setup_refused_says_why_on_screen(
+    page: Page, live_server: str, artifacts: Path, names: list[str], says: str
+) -> None:
+    """R3 (3 to 6 players), and a name twice: the form comes back with its message at
+    its top, while the thumb is on "Start the game" at the bottom of the page."""
+    page.goto(live_server + "/games/new")
+    for seat, name in enumerate(names):
+        page.get_by_label(f"Player {seat + 1}", exact=True).fill(name)
+    start = page.locator("#setup").get_by_role("button", name="Start the game").last
+    start.scroll_into_view_if_needed()
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    expect(page.locator("#setup .alert")).to_have_count(0)
+    start.click()
+    alert = page.locator("#setup .alert[role=alert]")
+    expect(alert).to_contain_text(says)
+    in_view(page, alert)
+    page.screenshot(path=artifacts / f"in-view-setup-refused-{len(names)}.png")

@@ -111,3 +111,70 @@ def test_the_pad_fits_every_phone_width(
             assert_fits(phone, width)
     finally:
         context.close()
+
+
+ONE_LONG = ["Anna", "Ben", "Clara", "Dieter", "Eva", "Eberhardt-Maximilian"]
+
+# The text of each line a name takes on screen: its letters grouped by the line box they
+# sit on (soft hyphens, which take no room unless a line breaks there, left out).
+LINES = """el => {
+    const text = [...el.childNodes].find(n => n.nodeType === 3 && n.textContent.trim());
+    const range = document.createRange();
+    const lines = [];
+    let top = null;
+    for (let i = 0; i < text.length; i++) {
+        if (text.data[i] === '\\u00ad') continue;
+        range.setStart(text, i);
+        range.setEnd(text, i + 1);
+        // The letter after a break also yields an empty box at the end of the line before.
+        const boxes = [...range.getClientRects()].filter(r => r.width > 0);
+        const y = Math.round(boxes[boxes.length - 1].top);
+        if (y !== top) { lines.push(''); top = y; }
+        lines[lines.length - 1] += text.data[i];
+    }
+    return lines;
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 360])
+@pytest.mark.parametrize("rounds", [0, 1, 7])
+def test_short_names_stay_whole_beside_a_long_one(
+    app: Flask, live_server: str, phone: Page, artifacts: Path, rounds: int, width: int
+) -> None:
+    """Six players, one with a long double name, with narrow totals (the first rounds)
+    and wide ones: the short names each keep one line (never "Ann/a"), the long one
+    breaks at its hyphen and syllables only, and nothing widens the page."""
+    phone.set_viewport_size({"width": width, "height": 740})
+    phone.goto(live_server + scored_game(app, ONE_LONG, rounds=rounds))
+    expect(phone.locator("#pad")).to_be_visible()
+    phone.locator("#pad").scroll_into_view_if_needed()
+    phone.screenshot(path=artifacts / f"pad-one-long-name-{width}-{rounds}.png")
+    assert_fits(phone, width)
+    heads = phone.locator("#pad thead th.name .name-text")
+    for seat, name in enumerate(ONE_LONG[:5]):
+        assert heads.nth(seat).evaluate(LINES) == [name]
+    long_lines = heads.nth(5).evaluate(LINES)
+    assert "".join(long_lines) == ONE_LONG[5]
+    assert all(len(line.strip("-")) >= 3 for line in long_lines), long_lines
+
+
+def test_r17_the_podium_breaks_a_long_name_between_syllables(
+    app: Flask, live_server: str, phone: Page, artifacts: Path
+) -> None:
+    """R17: the long name wins (bids every trick and takes them, the others bid and take
+    none) and stands on the podium's top step at 360 px, broken at its hyphen or between
+    syllables: no line of a letter or two, no lone hyphen."""
+    phone.set_viewport_size({"width": 360, "height": 740})
+    with app.app_context():
+        game, token = game_service.create_game(ONE_LONG, 0, game_service.parse_rules({}))
+        for cards in game_service.sheet_of(game).plan:
+            game_service.record_round(game, [0] * 5 + [cards], [0] * 5 + [cards])
+    phone.goto(live_server + f"/games/{game.public_id}/score/{token}")
+    winner = phone.locator(".podium .place-1 .who")
+    expect(winner).to_be_visible()
+    winner.scroll_into_view_if_needed()
+    phone.screenshot(path=artifacts / "podium-long-name-360.png")
+    lines = winner.evaluate(LINES)
+    assert "".join(lines) == ONE_LONG[5]
+    assert all(len(line.strip("-")) >= 3 for line in lines), lines
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360

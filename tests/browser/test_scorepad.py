@@ -179,6 +179,33 @@ def test_correcting_an_earlier_round(
     page.screenshot(path=artifacts / "pad-corrected.png", full_page=True)
 
 
+# German short months as Chromium's Intl writes them ("26. Nov., 17:24").
+GERMAN_TIME = re.compile(
+    r"^\d{1,2}\. (Jan\.|Feb\.|März|Apr\.|Mai|Juni|Juli|Aug\.|Sept\.|Okt\.|Nov\.|Dez\.),? "
+    r"\d{2}:\d{2}$"
+)
+
+
+def test_a_german_page_on_an_english_phone_writes_its_times_in_german(
+    browser: Browser, browser_context_args: dict[str, Any], live_server: str, app: Flask
+) -> None:
+    """The phone speaks English, the reader picked Deutsch: the change log's times (in
+    the phone's own time zone, written by app.js) read as the rest of the page does."""
+    context = browser.new_context(**{**browser_context_args, "locale": "en-GB"})
+    try:
+        page = context.new_page()
+        page.goto(live_server + scorer_url(app, ["Ann", "Ben", "Cat"]))
+        page.locator("footer.langs").get_by_role("link", name="Deutsch").click()
+        expect(page.locator("html")).to_have_attribute("lang", "de")
+        page.locator("details.fold", has_text="Änderungsprotokoll").locator("summary").click()
+        when = page.locator("#log time[data-local]").first
+        expect(when).to_be_visible()
+        # The server's own text ends in "UTC": this is app.js's, in German.
+        expect(when).to_have_text(GERMAN_TIME)
+    finally:
+        context.close()
+
+
 def test_a_second_phone_follows_within_two_seconds(
     page: Page, second_phone: Page, live_server: str, app: Flask, artifacts: Path
 ) -> None:
