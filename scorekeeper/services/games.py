@@ -168,6 +168,14 @@ def token_matches(game: Game, token: str | None) -> bool:
     return bool(token) and hmac.compare_digest(game.scorer_token_hash, token_hash(token or ""))
 
 
+def is_deleted(public_id: str) -> bool:
+    """Whether the game with this id was deleted (and not brought back)."""
+    deleted = db.session.scalar(
+        select(Game.deleted_at.is_not(None)).where(Game.public_id == public_id)
+    )
+    return bool(deleted)
+
+
 def scorer_hash_of(public_id: str) -> str | None:
     """The hash of the game's scorer token as stored now (``None`` for no such game)."""
     stored: str | None = db.session.scalar(

@@ -240,6 +240,23 @@ def show_game(public_id: str) -> Response:
     return _page("games/game.html", "games/_update.html", **_context(load_game(public_id)))
 
 
+def _deleted_for_followers() -> Response:
+    """A following phone's answer once the game is deleted: the entry panel says so, and
+    the status 286 tells htmx to stop asking (it asked every 1.5 s, for a 404 each time)."""
+    html = render_template(
+        "_notice.html",
+        target="entry",
+        title=i18n._("This game was deleted"),
+        detail=i18n._(
+            "Its scorer or someone in its circle deleted it. If it is brought back, "
+            "reload the page."
+        ),
+    )
+    response = make_response(html, 286)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/games/<public_id>/live")
 def game_live(public_id: str) -> ResponseReturnValue:
     """Polled by the page: 204 while the game is at version ``v``, else what changed."""
@@ -252,6 +269,8 @@ def game_live(public_id: str) -> ResponseReturnValue:
         return response
     if not is_htmx():
         return _back_to_game(load_game(public_id))
+    if game_service.is_deleted(public_id):
+        return _deleted_for_followers()
     if cached.usable():
         response = _kept(public_id, "update")
     else:

@@ -124,6 +124,26 @@ def test_a_member_deletes_a_game_and_undoes_it(
     assert "Game deleted" in log and "Game brought back" in log
 
 
+def test_a_phone_following_the_game_is_told_and_stops_asking(
+    app: Flask, member: FlaskClient, client: FlaskClient, fx: Fixture
+) -> None:
+    page = client.get(f"/games/{fx.g1}").get_data(as_text=True)
+    live = re.search(r'hx-get="(/games/[^"]+/live\?v=\d+)"', page)
+    assert live is not None
+    url = live.group(1).replace("&amp;", "&")
+    assert client.get(url, headers={"HX-Request": "true"}).status_code == 204
+    assert _delete(member, fx.g1).status_code == 303
+    # Before, a 404 notice and the asking went on every 1.5 s.
+    told = client.get(url, headers={"HX-Request": "true"})
+    assert told.status_code == 286  # htmx stops polling on 286
+    body = told.get_data(as_text=True)
+    assert 'id="entry"' in body and 'role="alert"' in body
+    assert "This game was deleted" in _text(body) and "<html" not in body
+    # Brought back, the game's page and its live answers are as before.
+    assert _restore(member, fx.g1).status_code == 303
+    assert client.get(url, headers={"HX-Request": "true"}).status_code == 200
+
+
 def test_the_undo_notice_is_only_for_the_table(
     app: Flask, member: FlaskClient, fx: Fixture
 ) -> None:
