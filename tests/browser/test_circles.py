@@ -130,3 +130,32 @@ def test_r16_a_record_below_zero_reads_with_a_minus_sign(
     assert "-" not in highest.locator("strong").inner_text()
     _fits(page)
     page.screenshot(path=artifacts / "records-below-zero.png", full_page=True)
+
+
+def test_a_players_head_to_head_fits_a_narrow_phone_in_german(
+    page: Page, live_server: str, app: Flask
+) -> None:
+    """The player page's head-to-head table at 360 px in German: every column shows (its
+    last one, "Gleich", was cut off in a box that scrolled without a sign of it)."""
+    with app.app_context():
+        circle = circle_service.create_circle("Freitagsrunde")
+        link = f"/c/{circle.public_id}/{circle_service.circle_key(circle)}"
+        game, _ = game_service.create_game(
+            ["Anna", "Ben", "Clara", "Dieter"],
+            0,
+            game_service.parse_rules({"round_plan": "short"}),
+            circle_id=circle.id,
+        )
+        for cards in game_service.sheet_of(game).plan:
+            game_service.record_round(game, [cards, 0, 0, 0], [cards, 0, 0, 0])
+        clara = game.seats[2].player_id
+        circle_id = circle.public_id
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(live_server + link)
+    page.locator("footer.langs").get_by_role("link", name="Deutsch").click()
+    page.goto(live_server + f"/circles/{circle_id}/players/{clara}")
+    expect(page.get_by_role("heading", name="Direkter Vergleich")).to_be_visible()
+    box = page.locator(".table-box").last
+    expect(box.locator("th").last).to_have_text("Gleich")
+    width, room = box.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert width <= room
