@@ -31,6 +31,7 @@ _LINKS = re.compile(
     rf"(?P<secret>(?:(?!%2[Ff]){_SECRET_CHAR})+)"
 )
 _SLASHES = re.compile(r"/{2,}")
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 # Request headers that carry a secret themselves.
 _SECRET_HEADERS = ("authorization", "cookie", "x-passphrase", "x-csrftoken")
 
@@ -62,6 +63,9 @@ def _plain(text: str) -> str:
         if decoded == text:
             break
         text = decoded
+    # What decoding brought out that a log line must not hold (a newline would forge a
+    # line of its own) goes back to its %XX.
+    text = _UNPRINTABLE.sub(lambda m: f"%{ord(m.group()):02X}", text)
     return _SLASHES.sub("/", text)
 
 

@@ -147,22 +147,38 @@ def check_json_depth(text: str | bytes, most: int = MAX_JSON_DEPTH) -> None:
 
 # A JSON escape of half a character pair (a UTF-16 surrogate): one of a pair is fine, a
 # lone one is text no page, file or database can hold.
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+class NotText(ValueError):
+    """JSON sent as bytes that are not UTF-8 text (JSON sent is UTF-8: RFC 8259)."""
 
 
 def load_json(text: str | bytes, **options: Any) -> Any:
-    """JSON a client sent: nested at most ``MAX_JSON_DEPTH`` levels (checked before it is
-    parsed) and all of it text that can be stored and shown (no lone surrogate, which
-    ``json`` reads from an escape such as ``\\ud800`` and which no UTF-8 page, file or
-    database column takes: such a name or reason would break every page showing it).
+    """JSON a client sent: UTF-8 text, nested at most ``MAX_JSON_DEPTH`` levels (checked
+    before it is parsed), and all of it text that can be stored and shown: no lone
+    surrogate, which ``json`` reads from an escape such as ``\\ud800`` (and from bytes in
+    UTF-16, or UTF-8 bytes of one, were they parsed as bytes) and which no UTF-8 page, file
+    or database column takes: such a name or reason would break every page showing it.
     ``options`` go to :func:`json.loads`.
 
-    :raises ValueError: saying what is wrong (:class:`TooDeep` for the nesting).
+    :raises ValueError: saying what is wrong (:class:`TooDeep` for the nesting,
+        :class:`NotText` for bytes that are not UTF-8).
     """
+    if isinstance(text, bytes):
+        try:
+            # Strict: the UTF-8 bytes of a surrogate are refused, and so is UTF-16.
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise NotText(_("it is not UTF-8 text")) from None
     check_json_depth(text)
     data = json.loads(text, **options)
-    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
-    if isinstance(text, str) or _SURROGATE_ESCAPE.search(raw):
+    try:
+        text.encode("utf-8")
+        escaped = _SURROGATE_ESCAPE.search(text) is not None
+    except UnicodeEncodeError:  # a str given with a lone surrogate in it
+        escaped = True
+    if escaped:
         try:
             json.dumps(data, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:

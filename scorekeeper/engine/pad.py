@@ -313,9 +313,10 @@ def check_adjustment(adjustment: Adjustment, players: int) -> Adjustment:
 
 
 def check_adjustments(adjustments: Sequence[Adjustment], players: int) -> None:
-    """A played round's bonuses and penalties: each as :func:`check_adjustment` says, and
-    at most ``ADJUSTMENTS_MAX`` of them (a table gives one or two; the bound keeps a
-    game's pages and exports small, and every game exported can be imported).
+    """A played round's bonuses and penalties as they are to be stored: each as
+    :func:`check_adjustment` says, and at most ``ADJUSTMENTS_MAX`` of them (a table gives
+    one or two; the bound keeps a game's pages and exports small, and every game exported
+    can be imported).
 
     :raises InvalidRound: saying what is wrong.
     """
@@ -355,8 +356,10 @@ def score_sheet(
         if entry.tricks is not None:
             scores = round_scores(rules, dealer, entry)
             totals = tuple(t + s for t, s in zip(totals, scores, strict=True))
-            check_adjustments(entry.adjustments, players)
+            # Each as the rules say; their number is checked where one is added (a game
+            # stored with more before the bound still adds up).
             for a in entry.adjustments:
+                check_adjustment(a, players)
                 totals = tuple(t + (a.points if s == a.seat else 0) for s, t in enumerate(totals))
         elif entry.adjustments:
             raise ValueError(f"Round {number} is not played yet: nothing to adjust.")

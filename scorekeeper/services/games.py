@@ -153,12 +153,15 @@ def _whole_game() -> Select[Game]:
     )
 
 
+TAKEN_OVER = "scorer"  # the change log's action for a new scorer token
+
+
 def new_scorer_token(game: Game) -> str:
     """A new scorer link for the game (the old one stops working), for a member of its
     circle taking over the scoring; logged in the change log."""
     token = secrets.token_urlsafe(24)
     game.scorer_token_hash = token_hash(token)
-    game.changes.append(changelog.line("scorer", "scorer_taken_over", data={}))
+    game.changes.append(changelog.line(TAKEN_OVER, "scorer_taken_over", data={}))
     idempotency.commit()
     return token
 
@@ -182,6 +185,22 @@ def scorer_hash_of(public_id: str) -> str | None:
         select(Game.scorer_token_hash).where(Game.public_id == public_id)
     )
     return stored
+
+
+def scoring_states(public_ids: Sequence[str]) -> dict[str, tuple[str, bool]]:
+    """For each of these games found: the hash of its scorer token as stored now, and
+    whether its scoring was ever taken over (a new token made: ``new_scorer_token``)."""
+    if not public_ids:
+        return {}
+    taken_over = (
+        select(Change.id).where(Change.game_id == Game.id, Change.action == TAKEN_OVER).exists()
+    )
+    rows = db.session.execute(
+        select(Game.public_id, Game.scorer_token_hash, taken_over).where(
+            Game.public_id.in_(list(public_ids))
+        )
+    )
+    return {public_id: (stored, bool(over)) for public_id, stored, over in rows}
 
 
 def circle_of(public_id: str) -> int | None:

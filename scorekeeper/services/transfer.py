@@ -60,7 +60,7 @@ from scorekeeper import engine, i18n, writers
 from scorekeeper.engine import RoundEntry, RuleSet, TrumpCall
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _, _n, rule_message
-from scorekeeper.limits import load_json
+from scorekeeper.limits import NotText, load_json
 from scorekeeper.models import (
     Change,
     Game,
@@ -1104,7 +1104,7 @@ def parse_history(text: str | bytes) -> list[_GameIn]:
         # Nesting checked before parsing (Python's parser recurses per level), text after.
         data = load_json(text, parse_constant=_not_a_number, parse_float=_finite)
     # Said in the reader's words, not the parser's (a Python message means nothing here).
-    except UnicodeDecodeError:
+    except (NotText, UnicodeDecodeError):
         raise Rejected(
             _("The file is not text: choose the .json file a Scorekeeper export made."),
             "bad_file",

@@ -21,14 +21,18 @@ from scorekeeper.services import games as game_service
 # The session (a signed cookie) lists the games this browser keeps score of, newest
 # last, as [public_id, credential]. The credential is the scorer token for the newest
 # games (the "share scoring" link needs it) and a short tag of it for the older ones, so
-# the cookie stays well under 4 KB. Either is checked against the game's scorer token as
+# the cookie stays under 4 KB. Either is checked against the game's scorer token as
 # stored now: once a member of the circle takes the scoring over (a new token), the
-# browsers that kept score before are followers again.
+# browsers that kept score before are followers again. Entries from before tags have no
+# credential: the signed cookie shows they were granted, so they count while nobody has
+# taken the game's scoring over.
 SCORING = "scoring"
-MAX_SCORED = 100
+MAX_SCORED = 80  # the cookie, with a few circles, stays some 700 bytes under 4 KB
 MAX_TOKENS = 10
 TAG = "#"  # a tag's first character; a token never has it
-_TAG_CHARS = 12  # 66 bits of a keyed hash: not to be guessed by the scorer taken over
+# 36 bits of a keyed hash. The cookie is signed, so a tag can't be made up or moved to
+# another game; it only has to tell the token as it stands from the ones before it.
+_TAG_CHARS = 6
 
 
 def _scoring() -> list[list[str]]:
@@ -84,15 +88,22 @@ def grant_again(remembered: dict[str, str], **_: object) -> None:
 
 def is_scorer(public_id: str, token_hash: str | None = None) -> bool:
     """Whether this browser keeps score of the game: it holds the game's scorer token as
-    stored now (``token_hash``, else read), or the tag of it. An entry from before tags
-    (no credential) no longer counts: its scorer opens the scorer link again."""
-    credential = next((e[1] for e in _scoring() if e[0] == public_id), "")
-    if not credential:
+    stored now (``token_hash``, else read), or the tag of it (or an entry from before
+    tags, and nobody took the scoring over)."""
+    entry = next((e for e in _scoring() if e[0] == public_id), None)
+    if entry is None:
         return False
-    if token_hash is None:
-        token_hash = game_service.scorer_hash_of(public_id)
-        if token_hash is None:
-            return False
+    if token_hash is None or not entry[1]:
+        state = game_service.scoring_states([public_id]).get(public_id)
+        return state is not None and _fits(entry[1], *state)
+    return _fits(entry[1], token_hash, False)
+
+
+def _fits(credential: str, token_hash: str, taken_over: bool) -> bool:
+    """Whether a browser's ``credential`` for a game is good with its scorer token as
+    stored now (``token_hash``), and whether its scoring was ever taken over."""
+    if not credential:
+        return not taken_over
     if credential.startswith(TAG):
         return hmac.compare_digest(credential, credential_tag(token_hash))
     return hmac.compare_digest(game_service.token_hash(credential), token_hash)
@@ -113,7 +124,15 @@ def scorer_token(public_id: str) -> str | None:
 
 
 def scored_ids() -> set[str]:
-    return {e[0] for e in _scoring()}
+    """The games this browser keeps score of (checked as :func:`is_scorer` does, in one
+    query for them all)."""
+    entries = _scoring()
+    states = game_service.scoring_states([e[0] for e in entries])
+    return {
+        public_id
+        for public_id, credential in entries
+        if public_id in states and _fits(credential, *states[public_id])
+    }
 
 
 def load_game(public_id: str) -> Game:

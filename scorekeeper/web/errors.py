@@ -51,12 +51,16 @@ def forbidden(error: HTTPException) -> tuple[str, int]:
 
 
 @bp.app_errorhandler(400)
-def bad_request(error: HTTPException) -> tuple[str, int]:
+def bad_request(error: HTTPException) -> tuple[str, int] | Response:
     """A request the page can't take as it was sent (an odd Idempotency-Key, a choice no
     form offers): said in words where the person is looking (for htmx, in the widget's
     place), with the app's own reason when it gave one."""
     db.session.rollback()
     reason = error.description if error.description != BadRequest.description else None
+    if not limits.plain_script_root(request.script_root):
+        # A path prefix that is no plain path (limits.py refused it): every link the page
+        # would build points elsewhere, so the answer is plain text, as for a bad Host.
+        return Response((reason or "") + "\n", status=400, mimetype="text/plain")
     return _error(
         400,
         _("That could not be done"),

@@ -39,6 +39,7 @@ from scorekeeper.web.access import (
     load_circle,
     load_game,
     scored_ids,
+    scores,
 )
 
 RULE_NAMES = {
@@ -169,7 +170,8 @@ def _find(public_id: str) -> Game:
 def may_delete(game: Game | history.GameLine) -> bool:
     """Whether this browser may delete the game (and bring it back): its scorer, or
     someone holding the link of its circle."""
-    return is_scorer(game.public_id) or is_member_of(game.circle_id)
+    scorer = scores(game) if isinstance(game, Game) else is_scorer(game.public_id)
+    return scorer or is_member_of(game.circle_id)
 
 
 def _require_table(game: Game) -> None:

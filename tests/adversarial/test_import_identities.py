@@ -301,6 +301,25 @@ def _with_lone(where: str, data: dict[str, Any]) -> str:
     return json.dumps(data).replace("MARK", "x" + LONE_SURROGATE + "y")
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8 bytes of a surrogate"])
+def test_a_file_in_utf16_or_with_a_surrogates_bytes_is_refused(
+    app: Flask, backup: dict[str, Any], encoding: str
+) -> None:
+    escaped = _with_lone("change facts", backup)  # "\\ud800" as JSON writes it
+    data = (
+        escaped.encode("utf-16")
+        if encoding == "utf-16"
+        else escaped.replace("\\ud800", "\ud800").encode("utf-8", "surrogatepass")
+    )
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        circle_id = _a_circle()
+        before = _counts()
+        with pytest.raises(Rejected) as refused:
+            transfer.import_history(data, circle_id)
+        assert "The file is not text" in refused.value.message
+        assert _counts() == before
+
+
 @pytest.mark.parametrize("where", ["adjustment reason", "change facts"])
 def test_an_imported_file_with_a_lone_surrogate_is_refused(
     app: Flask, backup: dict[str, Any], where: str

@@ -49,6 +49,12 @@ LOG_FORMAT = (
         ("/c/circle1//SECRET11", f"/c/circle1/{MASK}"),
         ("/digital/t1/s//SECRET12/live", f"/digital/t1/s/{MASK}/live"),
         ("next=%252Fgames%252Fg1%252Fscore%252FSECRET13", f"next=/games/g1/score/{MASK}"),
+        # Decoded, but no line of its own: control characters stay encoded.
+        (
+            'GET /games/g1/scor%65/X%0A10.0.0.1 - - "GET /admin" 200 HTTP/1.1',
+            f'GET /games/g1/score/{MASK} - - "GET /admin" 200 HTTP/1.1',
+        ),
+        ("/games/g1/scor%65/X%0D%1B[2J", f"/games/g1/score/{MASK}"),
         ("/games/g1/qr.svg", "/games/g1/qr.svg"),
         ("/games/g1/score-qr.svg", "/games/g1/score-qr.svg"),
     ],

@@ -60,3 +60,13 @@ def test_the_engine_refuses_a_reason_with_a_lone_surrogate() -> None:
         check_adjustment(Adjustment(0, 5, "x\ud800y"), 3)
     assert refused.value.code == "adjustment_reason"
     assert check_adjustment(Adjustment(0, 5, "\N{PLAYING CARD BLACK JOKER}"), 3).reason
+
+
+def test_a_lone_surrogate_as_raw_bytes_or_in_utf16_is_a_400(client: FlaskClient) -> None:
+    # Parsed as bytes, json reads UTF-16 and the UTF-8 bytes of a surrogate without a word.
+    utf8_bytes = b'{"players": ["Ann", "Ben", "\xed\xa0\x80Cat"]}'
+    utf16 = '{"players": ["Ann", "Ben", "Cat"]}'.encode("utf-16")
+    for body in (utf8_bytes, utf16):
+        answer = client.post("/api/v1/games", data=body, content_type="application/json")
+        assert error_of(answer) == (400, "bad_request")
+        assert "it is not UTF-8 text" in answer.get_json()["error"]["message"]

@@ -4,6 +4,7 @@ read-only (403 on every change). Live updates for followers, CSRF, 404s."""
 import gzip
 import html
 import re
+import secrets
 from collections.abc import Callable
 
 import pytest
@@ -198,23 +199,29 @@ def test_csrf_token_is_required(
     )
 
 
-def test_the_session_keeps_at_most_100_games_and_stays_small(app: Flask) -> None:
+def test_the_session_keeps_the_latest_games_and_stays_under_4_kb(app: Flask) -> None:
     from flask import session
 
-    from scorekeeper.web.access import TAG, grant_scorer, scored_ids, scorer_token
+    from scorekeeper.web.access import TAG, grant_scorer, scorer_token
 
+    # Random ids and tokens, as real ones are: they don't compress.
+    games = [(secrets.token_urlsafe(16), secrets.token_urlsafe(24)) for _ in range(MAX_SCORED + 20)]
     with app.test_request_context():
-        for n in range(MAX_SCORED + 20):
-            grant_scorer(f"{n:022d}", f"{n:032d}")
-        assert scored_ids() == {f"{n:022d}" for n in range(20, MAX_SCORED + 20)}
-        assert scorer_token(f"{MAX_SCORED + 19 - MAX_TOKENS:022d}") is None
-        assert scorer_token(f"{MAX_SCORED + 19:022d}") == f"{MAX_SCORED + 19:032d}"
+        for public_id, token in games:
+            grant_scorer(public_id, token)
+        kept = games[20:]
+        assert [e[0] for e in session["scoring"]] == [public_id for public_id, _ in kept]
+        assert scorer_token(kept[-MAX_TOKENS - 1][0]) is None
+        assert scorer_token(kept[-1][0]) == kept[-1][1]
         # The older games keep a tag of their token (checked against the game's), not it.
         credentials = [credential for _, credential in session["scoring"]]
         assert all(c.startswith(TAG) for c in credentials[:-MAX_TOKENS])
-        assert not any(c.startswith(TAG) for c in credentials[-MAX_TOKENS:])
+        assert credentials[-MAX_TOKENS:] == [token for _, token in kept[-MAX_TOKENS:]]
+        # With a CSRF token and two circles' links beside them.
+        session["csrf_token"] = secrets.token_hex(20)
+        session["circles"] = [[secrets.token_urlsafe(16), secrets.token_urlsafe(32)]] * 2
         cookie = app.session_interface.get_signing_serializer(app).dumps(dict(session))  # type: ignore[attr-defined]
-    assert len(cookie) < 3800
+    assert len(cookie) < 3500
 
 
 def test_a_game_page_is_light(pages: Pages, app: Flask) -> None:
