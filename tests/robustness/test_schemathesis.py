@@ -29,7 +29,7 @@ from flask_migrate import upgrade
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from schemathesis.specs.openapi.checks import positive_data_acceptance
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -133,7 +133,14 @@ def _database_url() -> str:
     url = os.environ.get("TEST_DATABASE_URL")
     if not url:
         return f"sqlite:///{Path(TMP) / 'schemathesis.sqlite'}"
-    return url
+    # A database of this worker's own: the operations are tests of their own, spread over
+    # the workers, and each worker's module sets its database up afresh (in one shared
+    # database, one worker's setup dropped the tables under the other's cases).
+    server = make_url(url)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    return server.set(database=f"{server.database}_{worker}_schemathesis").render_as_string(
+        hide_password=False
+    )
 
 
 # schemathesis builds its tests at import time from the live document, so the app exists
@@ -148,19 +155,23 @@ LIVE: list[Live] = []
 
 @pytest.fixture(scope="module", autouse=True)
 def live() -> Iterator[Live]:
-    url = APP.config["SQLALCHEMY_DATABASE_URI"]
-    if url.startswith("postgresql"):
-        engine = create_engine(url)
-        with engine.begin() as conn:
-            conn.execute(text("DROP SCHEMA public CASCADE"))
-            conn.execute(text("CREATE SCHEMA public"))
-        engine.dispose()
+    url = make_url(APP.config["SQLALCHEMY_DATABASE_URI"])
+    server = None
+    if url.get_backend_name() == "postgresql":
+        server = create_engine(os.environ["TEST_DATABASE_URL"], isolation_level="AUTOCOMMIT")
+        with server.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{url.database}" WITH (FORCE)'))
+            conn.execute(text(f'CREATE DATABASE "{url.database}" TEMPLATE template0'))
     with APP.app_context():
         upgrade()
         LIVE.append(Live(APP))
         yield LIVE[0]
         db.session.remove()
         db.engine.dispose()
+    if server is not None:
+        with server.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{url.database}" WITH (FORCE)'))
+        server.dispose()
     shutil.rmtree(TMP, ignore_errors=True)
 
 
