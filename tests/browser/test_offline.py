@@ -17,9 +17,10 @@ from scorekeeper.services import games as game_service
 NAMES = ["Ann", "Ben", "Cat", "Dan"]  # Ann deals: Ben bids first, then Cat, Dan, Ann
 
 
-def new_game(app: Flask) -> tuple[str, str]:
+def new_game(app: Flask, rules: dict[str, object] | None = None) -> tuple[str, str]:
+    """A new game of NAMES (book rules, or ``rules``): its id and its scorer link."""
     with app.app_context():
-        game, token = game_service.create_game(NAMES, 0, game_service.parse_rules({}))
+        game, token = game_service.create_game(NAMES, 0, game_service.parse_rules(rules or {}))
         return game.public_id, f"/games/{game.public_id}/score/{token}"
 
 
@@ -174,9 +175,7 @@ def test_v1_v7_a_whole_round_entered_offline_keeps_the_rounds_limits(
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     rules = {"dealer_rule": "plus_minus_one", "no_full_bid": True}
-    with app.app_context():
-        game, token = game_service.create_game(NAMES, 0, game_service.parse_rules(rules))
-        public_id, link = game.public_id, f"/games/{game.public_id}/score/{token}"
+    public_id, link = new_game(app, rules)
     rounds_played(app, public_id, 2)
     page.goto(live_server + link)
     expect(page.locator("#entry-title")).to_contain_text("Round 3")
@@ -228,9 +227,7 @@ def test_v3_sealed_bids_entered_offline_stay_sealed(
     """Hidden bids (V3) tapped offline show as sealed, and the last bidder's keys give
     nothing away (V3: they bid blind; the server asks for a change if the total fits)."""
     rules = {"dealer_rule": "plus_minus_one", "bidding": "hidden"}
-    with app.app_context():
-        game, token = game_service.create_game(NAMES, 0, game_service.parse_rules(rules))
-        public_id, link = game.public_id, f"/games/{game.public_id}/score/{token}"
+    public_id, link = new_game(app, rules)
     rounds_played(app, public_id, 2)
     page.goto(live_server + link)
     first, second, third, dealer = seat_rows(page)
@@ -304,9 +301,9 @@ def test_v6_v1_a_saboteur_round_entered_offline_refuses_what_the_server_would(
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     rules = {"dealer_rule": "plus_minus_one", "saboteur": True}
+    public_id, link = new_game(app, rules)
     with app.app_context():
-        game, token = game_service.create_game(NAMES, 0, game_service.parse_rules(rules))
-        public_id, link = game.public_id, f"/games/{game.public_id}/score/{token}"
+        game = game_service.get_game(public_id)
         for cards in (1, 2):  # Ann took every trick; the dealer (Ann, then Ben) has no bid
             bids = [None if seat == cards - 1 else 0 for seat in range(4)]
             game_service.record_round(game, bids, [cards, 0, 0, 0])
