@@ -179,14 +179,6 @@ def is_deleted(public_id: str) -> bool:
     return bool(deleted)
 
 
-def scorer_hash_of(public_id: str) -> str | None:
-    """The hash of the game's scorer token as stored now (``None`` for no such game)."""
-    stored: str | None = db.session.scalar(
-        select(Game.scorer_token_hash).where(Game.public_id == public_id)
-    )
-    return stored
-
-
 def scoring_states(public_ids: Sequence[str]) -> dict[str, tuple[str, bool]]:
     """For each of these games found: the hash of its scorer token as stored now, and
     whether its scoring was ever taken over (a new token made: ``new_scorer_token``)."""

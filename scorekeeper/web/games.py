@@ -82,9 +82,9 @@ def _context(game: Game, **extra: Any) -> dict[str, Any]:
         "editing": None,
         "deleting": None,
     }
+    # A scorer holds a live token (a take-over makes the old one no scorer's).
     token = scorer_token(game.public_id) if scorer else None
-    # A link made dead by a take-over is not offered any more.
-    if token and game_service.token_matches(game, token):
+    if token:
         score_url = url_for(
             "web.claim_scorer", public_id=game.public_id, token=token, _external=True
         )
@@ -211,8 +211,7 @@ def _kept(public_id: str, kind: str) -> Response:
     template = "games/game.html" if kind == "page" else "games/_update.html"
     if token:
         # A page with the scorer link is never kept (the database holds the scorer's
-        # secret only as a hash), and whether it shows the link depends on the link
-        # still working (a member of the circle may have taken over): rendered each time.
+        # secret only as a hash): rendered each time.
         game = load_game(public_id)
         return _page(template, template, **_context(game))
 
@@ -220,8 +219,6 @@ def _kept(public_id: str, kind: str) -> Response:
         game = load_game(public_id)
         return render_template(template, **_context(game, **overrides)), game
 
-    # The page with the scorer link is never kept: the database holds the scorer's
-    # secret only as a hash.
     return cached.page(public_id, kind, role, render, new_idempotency_key, secret=token)
 
 

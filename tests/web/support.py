@@ -216,8 +216,7 @@ def keep_score_without_link(client: FlaskClient, pid: str) -> None:
     browser's older games: its session holds only the tag of the scorer token."""
     app = client.application
     with app.app_context():
-        stored = game_service.scorer_hash_of(pid)
-    assert stored is not None
+        stored, _taken_over = game_service.scoring_states([pid])[pid]
     with app.test_request_context():
         tag = credential_tag(stored)
     with client.session_transaction() as session:
