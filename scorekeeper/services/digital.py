@@ -76,9 +76,11 @@ def create_table(
     rules: RuleSet,
     seed: int | None = None,
     level: str = "normal",
+    seat_links: bool = True,
 ) -> NewTable:
     """Set up a digital game, deal the first round and let the bots act. The bots play at
-    ``level`` (easy, normal or strong).
+    ``level`` (easy, normal or strong). Without ``seat_links`` (one phone passed round the
+    table) no seat has a link of its own: its hand opens only under the table link's cover.
 
     ``seed`` makes the deals repeatable: for bot test games only; real games deal with
     ``secrets.SystemRandom()``.
@@ -95,7 +97,9 @@ def create_table(
         raise Rejected(_("The bots play easy, normal or strong."), "bad_level")
     names = _bot_names(names, kinds)
     game, scorer_token = game_service.create_game(list(names), first_dealer, rules, mode="digital")
-    tokens: list[str | None] = [secrets.token_urlsafe(18) if k == PERSON else None for k in kinds]
+    tokens: list[str | None] = [
+        secrets.token_urlsafe(18) if k == PERSON and seat_links else None for k in kinds
+    ]
     table_token = secrets.token_urlsafe(18)
     seats: list[dict[str, object]] = [
         {"kind": k, "secret": None if t is None else _hash(t)}
@@ -201,6 +205,37 @@ def get_table(public_id: str) -> DigitalTable:
     return table
 
 
+@dataclass(frozen=True, slots=True)
+class Running:
+    """A table still being played, as a phone's list of its tables shows it."""
+
+    public_id: str
+    names: list[str]
+    round: int
+    rounds: int
+
+
+def running(public_ids: Sequence[str]) -> list[Running]:
+    """Those of these tables whose game is not over (deleted ones left out), newest
+    first: where a phone that closed its tab finds its way back (one query)."""
+    if not public_ids:
+        return []
+    tables = db.session.scalars(
+        select(DigitalTable)
+        .join(DigitalTable.game)
+        .where(GameRow.public_id.in_(list(public_ids)), GameRow.deleted_at.is_(None))
+        .order_by(GameRow.created_at.desc(), GameRow.id.desc())
+    ).all()
+    found = []
+    for table in tables:
+        game = engine_game(table)
+        if not game.finished:
+            found.append(
+                Running(table.game.public_id, names(table), game.round_number, len(game.plan))
+            )
+    return found
+
+
 def version_of(public_id: str) -> int | None:
     """The table's version alone (one small query): what a poll compares its ETag with."""
     version: int | None = db.session.scalar(
@@ -252,6 +287,14 @@ def is_bot(table: DigitalTable, seat: int) -> bool:
 
 def person_seats(table: DigitalTable) -> list[int]:
     return [s for s in range(len(table.seats)) if not is_bot(table, s)]
+
+
+def waiting_persons(table: DigitalTable) -> list[int]:
+    """The people the table waits for now (none once the game is over)."""
+    game = engine_game(table)
+    if game.finished:
+        return []
+    return [s for s in game.waiting_for() if not is_bot(table, s)]
 
 
 # -- acting ---------------------------------------------------------------------------------

@@ -1,15 +1,20 @@
 """Digital play: the engine deals, each phone is a hand, bots fill empty seats.
 
-Each person's phone opens their seat's secret link; the creator's browser holds every
-link (and QR codes) on the host page; one phone can also be passed round the table
-("I am Ann"). Phones poll a small fragment every second with ``If-None-Match``: the
-answer is 304 until the table's version changes, so several app processes serve it
-from the database alone.
+The setup says how the table plays: each person on a phone of their own (the creator's
+browser is shown every seat's link and QR code on the host page), one phone passed round
+(no seat has a link: a hand shows only under the table link's cover, after its player's
+tap), or one person against bots (straight to that person's hand). A browser that has
+opened the table link is the passed-round phone: from then on no seat link it holds or
+was shown (Back, history, a bookmark, a live update) shows a hand; each leads to the
+cover. Phones poll a small fragment every second with ``If-None-Match``: the answer is
+304 until the table's version changes, so several app processes serve it from the
+database alone.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from flask import (
@@ -43,6 +48,12 @@ bp = Blueprint("digital", __name__, url_prefix="/digital")
 LINKS = "digital_links"  # session: public_id → [table token, seat tokens…], newest last
 MAX_LINKS = 5
 REVEAL = "digital_reveal"  # session: public_id → seat revealed on a pass-and-play phone
+# session: public_id → table token, for the tables this browser opened as the phone passed
+# round: no seat link shows a hand in it (more than a browser keeps links for).
+PASSED = "digital_passed"
+MAX_PASSED = 12
+# The setup's answer to "how do you play?": phones of their own, or one passed round.
+OWN_PHONES, ONE_PHONE = "own", "one"
 POLL_SECONDS = 1
 # The rules this form shows, by their names on it (the score pad's setup shows them all).
 RULE_FIELDS = {"round_plan": "plan"} | {key: key for key in ("dealer_rule", "bidding", *SWITCHES)}
@@ -102,6 +113,7 @@ def _form_values() -> dict[str, Any]:
         "first_dealer": form.get("first_dealer", "0"),
         "rules": RuleFields.from_form(form, RULE_FIELDS),
         "level": form.get("level", "normal"),
+        "phones": ONE_PHONE if form.get("phones") == ONE_PHONE else OWN_PHONES,
     }
 
 
@@ -123,9 +135,12 @@ def _keep_links(public_id: str, tokens: list[str]) -> None:
 
 def _links_again(remembered: dict[str, str], **_: object) -> None:
     # A retry is there because the first answer, session cookie and all, got lost: the
-    # host page needs the links again.
+    # host page needs the links again (and a passed-round phone its mark).
     if "game" in remembered:
-        _keep_links(remembered["game"], json.loads(remembered.get("links", "[]")))
+        tokens = json.loads(remembered.get("links", "[]"))
+        _keep_links(remembered["game"], tokens)
+        if remembered.get("passed") and tokens:
+            _mark_passed(remembered["game"], tokens[0])
 
 
 @bp.post("/new")
@@ -147,16 +162,66 @@ def create() -> ResponseReturnValue:
     dealer = kept.index(chosen) if chosen in kept else -1
     # A rule set or table the rules refuse: _not_created shows the form again, with why.
     rules = game_service.parse_rules(values["rules"].rules())
+    persons = [i for i, (_, k) in enumerate(seats) if k == service.PERSON]
+    one_phone = values["phones"] == ONE_PHONE and len(persons) > 1
     made = service.create_table(
-        [n for n, _ in seats], [k for _, k in seats], dealer, rules, level=values["level"]
+        [n for n, _ in seats],
+        [k for _, k in seats],
+        dealer,
+        rules,
+        level=values["level"],
+        seat_links=not one_phone,
     )
     public_id = made.game.public_id
     # Nobody keeps score by hand in a digital game: the rounds come from the table alone,
-    # so the creator gets the seat links, not the scorer's rights on the pad.
-    tokens = [made.table_token, *[t or "" for t in made.seat_tokens]]
+    # so the creator gets the links the table needs, not the scorer's rights on the pad.
+    seat_tokens = [t or "" for t in made.seat_tokens]
+    if one_phone:
+        # The phone passed round: no seat links at all, the table under its cover.
+        tokens = [made.table_token, *seat_tokens]
+        _keep_links(public_id, tokens)
+        _mark_passed(public_id, made.table_token)
+        remember(game=public_id, links=json.dumps(tokens), passed="1")
+        return redirect(url_for("digital.table", public_id=public_id, token=made.table_token), 303)
+    if len(persons) == 1:
+        # One person against bots: nobody else needs a link; straight to the hand.
+        tokens = ["", *seat_tokens]
+        _keep_links(public_id, tokens)
+        remember(game=public_id, links=json.dumps(tokens))
+        mine = seat_tokens[persons[0]]
+        return redirect(url_for("digital.seat", public_id=public_id, token=mine), 303)
+    tokens = [made.table_token, *seat_tokens]
     _keep_links(public_id, tokens)
     remember(game=public_id, links=json.dumps(tokens))
     return redirect(url_for("digital.host", public_id=public_id), 303)
+
+
+@dataclass(frozen=True, slots=True)
+class PhoneTable:
+    """A running table this phone holds a way into, for the home page."""
+
+    table: service.Running
+    url: str
+    how: str  # "table" (the phone passed round), "seat" (one hand) or "links" (the host)
+
+
+def phone_tables() -> list[PhoneTable]:
+    """The running tables this browser set up or was passed round, each with its way
+    back: the cover, its one hand, or the seat links."""
+    links, passed = _links(), _passed_tables()
+    found = []
+    for running in service.running(list(links.keys() | passed.keys())):
+        public_id = running.public_id
+        seats = [t for t in links.get(public_id, [])[1:] if t]
+        if public_id in passed:
+            url = url_for("digital.table", public_id=public_id, token=passed[public_id])
+            how = "table"
+        elif len(seats) == 1:
+            url, how = url_for("digital.seat", public_id=public_id, token=seats[0]), "seat"
+        else:
+            url, how = url_for("digital.host", public_id=public_id), "links"
+        found.append(PhoneTable(running, url, how))
+    return found
 
 
 def _links() -> dict[str, list[str]]:
@@ -168,9 +233,16 @@ def _links() -> dict[str, list[str]]:
 def host(public_id: str) -> ResponseReturnValue:
     """The seat links and QR codes, for the browser that set the game up."""
     table = _load(public_id)
+    covered = _covered(public_id)
+    if covered is not None:
+        return covered
     tokens = _links().get(public_id)
-    if not tokens:
+    if not tokens or not any(tokens[1:]):
         abort(403)
+    mine = [t for t in tokens[1:] if t]
+    if len(mine) == 1 and not tokens[0]:
+        # One person against bots: no links to hand out, the hand itself.
+        return redirect(url_for("digital.seat", public_id=public_id, token=mine[0]), 303)
     names = service.names(table)
     seats = []
     for seat, name in enumerate(names):
@@ -186,6 +258,40 @@ def host(public_id: str) -> ResponseReturnValue:
         "digital/host.html", seats=seats, table_url=table_url, public_id=public_id
     )
     return _private(make_response(body))
+
+
+def _passed_tables() -> dict[str, str]:
+    value = session.get(PASSED)
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def _mark_passed(public_id: str, table_token: str) -> None:
+    """This browser is the phone passed round ``public_id``'s table: forget the seat links
+    it holds for it, and let none it was shown show a hand here again."""
+    passed = _passed_tables()
+    if passed.get(public_id) == table_token:
+        return
+    passed.pop(public_id, None)
+    passed[public_id] = table_token
+    session[PASSED] = dict(list(passed.items())[-MAX_PASSED:])
+    links = _links()
+    if public_id in links:
+        kept = links[public_id]
+        _keep_links(public_id, kept[:1] + [""] * (len(kept) - 1))
+
+
+def _covered(public_id: str) -> Response | None:
+    """On the phone passed round this table, a seat link or the host page leads to the
+    table's cover instead (``None`` elsewhere): no hand without its player's tap."""
+    table_token = _passed_tables().get(public_id)
+    if table_token is None:
+        return None
+    target = url_for("digital.table", public_id=public_id, token=table_token)
+    if is_htmx():
+        response = _private(make_response("", 200))
+        response.headers["HX-Redirect"] = target
+        return response
+    return _private(make_response(redirect(target, 303)))
 
 
 def _private(response: Response) -> Response:
@@ -272,6 +378,9 @@ def _context(table: DigitalTable, seat: int | None, **extra: Any) -> dict[str, A
 def seat(public_id: str, token: str) -> ResponseReturnValue:
     """One seat's phone: its hand, the table, its moves."""
     table, me = _seat(public_id, token)
+    covered = _covered(public_id)
+    if covered is not None:
+        return covered
     return _render("digital/seat.html", table, me, 200, **_seat_urls(public_id, token))
 
 
@@ -288,6 +397,9 @@ def _seat_urls(public_id: str, token: str) -> dict[str, str]:
 def seat_live(public_id: str, token: str) -> ResponseReturnValue:
     """The seat widget when the table changed, else 304."""
     table, me = _seat(public_id, token)
+    covered = _covered(public_id)
+    if covered is not None:
+        return covered
     unchanged = _not_modified(_etag(table, f"s{me}"))
     if unchanged is not None:
         return unchanged
@@ -319,8 +431,11 @@ def _seat_rejected(exc: Rejected, public_id: str, token: str) -> ResponseReturnV
 @bp.post("/<public_id>/s/<token>/act")
 @transaction.write(_seat_rejected, attempts=MOVE_ATTEMPTS)
 def seat_act(public_id: str, token: str) -> ResponseReturnValue:
-    """A move from a seat's phone (trump, bid or card)."""
+    """A move from a seat's phone (trump, bid or card); none on the phone passed round."""
     table, me = _seat(public_id, token)
+    covered = _covered(public_id)
+    if covered is not None:
+        return covered
     urls = _seat_urls(public_id, token)
     _act(table, me)
     if not is_htmx():
@@ -333,6 +448,9 @@ def seat_act(public_id: str, token: str) -> ResponseReturnValue:
 def seat_again(public_id: str, token: str) -> ResponseReturnValue:
     """Play again from a seat's phone: to this seat in the next game."""
     table, _me = _seat(public_id, token)
+    covered = _covered(public_id)
+    if covered is not None:
+        return covered
     return _again(table, _seat_urls(public_id, token))
 
 
@@ -367,6 +485,9 @@ def _again(table: DigitalTable, urls: dict[str, str]) -> ResponseReturnValue:
     new_id = new.game.public_id
     if public_id in _links():
         _keep_links(new_id, _links()[public_id])
+    table_token = _passed_tables().get(public_id)
+    if table_token is not None:
+        _mark_passed(new_id, table_token)
     target = urls["page_url"].replace(f"/{public_id}/", f"/{new_id}/", 1)
     if is_htmx():
         response = make_response("", 204)
@@ -391,10 +512,13 @@ def _table(public_id: str, token: str) -> DigitalTable:
     return table
 
 
-def _revealed(public_id: str) -> int | None:
+def _revealed(table: DigitalTable) -> int | None:
+    """The seat whose hand this phone shows: the one its player tapped for, while the
+    table waits for that seat (once its turn is over, the cover again)."""
     value = session.get(REVEAL)
-    if isinstance(value, dict) and isinstance(value.get(public_id), int):
-        return int(value[public_id])
+    seat = value.get(table.game.public_id) if isinstance(value, dict) else None
+    if isinstance(seat, int) and seat in service.waiting_persons(table):
+        return seat
     return None
 
 
@@ -419,7 +543,7 @@ def _table_urls(public_id: str, token: str) -> dict[str, str]:
 
 def _table_view(table: DigitalTable, token: str, status: int = 200, **extra: Any) -> Response:
     public_id = table.game.public_id
-    shown = _revealed(public_id)
+    shown = _revealed(table)
     return _render(
         "digital/table.html",
         table,
@@ -435,15 +559,19 @@ def _table_view(table: DigitalTable, token: str, status: int = 200, **extra: Any
 
 @bp.get("/<public_id>/t/<token>")
 def table(public_id: str, token: str) -> ResponseReturnValue:
-    """One phone for the whole table: a hand is shown only after its player's tap on the cover."""
-    return _table_view(_table(public_id, token), token)
+    """One phone for the whole table: a hand is shown only after its player's tap on the
+    cover. The browser that opens it is the phone passed round from then on."""
+    t = _table(public_id, token)
+    _mark_passed(public_id, token)
+    return _table_view(t, token)
 
 
 @bp.get("/<public_id>/t/<token>/live")
 def table_live(public_id: str, token: str) -> ResponseReturnValue:
     """The pass-and-play widget when the table changed, else 304."""
     t = _table(public_id, token)
-    unchanged = _not_modified(_etag(t, f"t{_revealed(public_id)}"))
+    _mark_passed(public_id, token)
+    unchanged = _not_modified(_etag(t, f"t{_revealed(t)}"))
     if unchanged is not None:
         return unchanged
     return _table_view(t, token)
@@ -453,8 +581,9 @@ def table_live(public_id: str, token: str) -> ResponseReturnValue:
 def table_reveal(public_id: str, token: str) -> ResponseReturnValue:
     """ "I am Ann": show Ann's hand on this phone (or hide it again)."""
     t = _table(public_id, token)
+    _mark_passed(public_id, token)
     seat_no = limits.whole_number(request.form.get("seat", ""))
-    if seat_no is not None and seat_no not in service.person_seats(t):
+    if seat_no is not None and seat_no not in service.waiting_persons(t):
         seat_no = None
     _set_revealed(public_id, seat_no)
     if not is_htmx():
@@ -467,7 +596,7 @@ def table_reveal(public_id: str, token: str) -> ResponseReturnValue:
 def table_act(public_id: str, token: str) -> ResponseReturnValue:
     """A move by the player whose hand is shown; the hand is hidden again after it."""
     t = _table(public_id, token)
-    shown = _revealed(public_id)
+    shown = _revealed(t)
     if shown is None:
         return _table_view(
             t,

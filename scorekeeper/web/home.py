@@ -5,6 +5,7 @@ from flask import render_template
 from scorekeeper.services import history
 from scorekeeper.web import bp
 from scorekeeper.web.access import member_circles, scored_ids
+from scorekeeper.web.digital import phone_tables
 from scorekeeper.web.history import game_lines_context, undo_line
 
 
@@ -16,6 +17,7 @@ def home() -> str:
         "home.html",
         circles=member_circles(),
         games=history.phone_games(list(scored)),
+        tables=phone_tables(),
         scored=scored,
         undo=undo_line(),
         **game_lines_context("home"),

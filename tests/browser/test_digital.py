@@ -134,8 +134,9 @@ def test_one_person_and_three_bots_play_a_short_game_to_the_end(
         page.select_option(f"select[name=kind{i}]", "bot")
     page.select_option("select[name=plan]", "short")
     page.click("button[type=submit]")
-    public_id = page.url.rstrip("/").rsplit("/", 1)[-1]
-    page.goto(str(page.locator("[data-seat-link='0']").get_attribute("href")))
+    # One person against bots: straight to the hand, no seat links to hand out.
+    expect(page).to_have_url(re.compile(r"/digital/[^/]+/s/[^/]+$"))
+    public_id = page.url.split("/digital/", 1)[1].split("/")[0]
     # Bots left unnamed have names of their own, marked as bots.
     expect(page.locator("#seat .seats-line .tag", has_text="bot")).to_have_count(3)
     page.get_by_role("button", name="fast").click()
@@ -297,9 +298,11 @@ def test_pass_and_play_on_one_phone(page: Page, live_server: str, artifacts: Pat
         page.fill(f"input[name=name{i}]", name)
         page.select_option(f"select[name=kind{i}]", kind)
     page.check("input[name=first_dealer][value='2']")  # Cat deals: Ann bids first
+    page.check("input[name=phones][value=one]")
     page.screenshot(path=artifacts / "digital-new.png", full_page=True)
-    page.click("button[type=submit]")
-    page.click("[data-table-link]")
+    page.click("form.digital-setup button[type=submit]:not([name=do])")
+    # No seat links are handed out: the table's cover at once.
+    expect(page).to_have_url(re.compile(r"/digital/[^/]+/t/[^/]+$"))
     expect(page.locator("[data-card]")).to_have_count(0)
     page.get_by_role("button", name="Tap when only Ann is looking").click()
     expect(page.locator("[data-card]")).to_have_count(1)
@@ -308,3 +311,35 @@ def test_pass_and_play_on_one_phone(page: Page, live_server: str, artifacts: Pat
     expect(page.locator("[data-card]")).to_have_count(0)  # hidden again after the bid
     expect(page.get_by_role("button", name="Tap when only Ben is looking")).to_be_visible()
     expect(page.get_by_role("heading", name="Pass to Ben")).to_be_visible()
+    # Back leads to the setup form, never to a page with a hand.
+    page.go_back()
+    expect(page.locator("form.digital-setup")).to_be_visible()
+    expect(page.locator("[data-card], [data-seat-link]")).to_have_count(0)
+
+
+def test_back_on_the_phone_passed_round_never_reaches_a_hand(page: Page, live_server: str) -> None:
+    """The creator's browser was shown the seat links and opened one, then became the
+    phone passed round: Back through its history finds the cover every time."""
+    page.goto(live_server + "/digital/new")
+    for i, (name, kind) in enumerate([("Ann", "person"), ("Ben", "person"), ("Cat", "bot")]):
+        page.fill(f"input[name=name{i}]", name)
+        page.select_option(f"select[name=kind{i}]", kind)
+    page.check("input[name=first_dealer][value='0']")  # Ann deals: Ben bids first
+    page.click("form.digital-setup button[type=submit]:not([name=do])")
+    expect(page.locator("[data-seat-link]")).to_have_count(2)
+    table_link = str(page.locator("[data-table-link]").get_attribute("href"))
+    page.locator("[data-seat-link='0']").click()  # Ann's hand, before the table is opened
+    expect(page.locator("[data-card]").first).to_be_visible()
+    page.goto(table_link)  # history: setup, seat links, Ann's hand, the table
+    cover = page.url
+    expect(page.get_by_role("button", name="Tap when only Ben is looking")).to_be_visible()
+    for _ in range(2):  # Ann's hand, then the seat-links page
+        page.go_back()
+        expect(page.get_by_role("button", name="Tap when only Ben is looking")).to_be_visible()
+        expect(page.locator("[data-card], [data-seat-link]")).to_have_count(0)
+        assert page.url == cover
+    # From the home page, the way back to this table is its cover.
+    page.goto(live_server + "/")
+    page.locator("[data-running-table]").click()
+    expect(page.get_by_role("button", name="Tap when only Ben is looking")).to_be_visible()
+    assert page.url == cover

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -13,6 +14,12 @@ from werkzeug.test import TestResponse
 from scorekeeper.engine import Bidding, Game, Phase, RuleSet
 from scorekeeper.engine.bots import Bot
 from scorekeeper.services import digital as service
+
+
+def public_id_of(location: str) -> str:
+    """The game of a digital page's address (``/digital/<id>/…``)."""
+    return urlsplit(location).path.split("/")[2]
+
 
 DATA_CARD = re.compile(r'data-card="([^"]+)"')
 SEEN_CARD = re.compile(r'data-seen-card="([^"]+)"')

@@ -14,7 +14,7 @@ from scorekeeper.engine import Bidding, DealerRule, Game, Plan, RuleSet
 from scorekeeper.engine.bots import Bot
 from scorekeeper.services import digital as service
 from scorekeeper.services import games as game_service
-from tests.digital.support import SETUP_FORM, Table
+from tests.digital.support import SETUP_FORM, Table, public_id_of
 
 P, B = "person", "bot"
 
@@ -332,7 +332,7 @@ def test_the_pad_of_a_digital_game_is_read_only(client: FlaskClient) -> None:
             "bidding": "open",
         },
     )
-    public_id = response.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+    public_id = public_id_of(response.headers["Location"])
     pad = client.post(f"/games/{public_id}/confirm")
     assert pad.status_code == 403
 

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
-from tests.digital.support import SETUP_FORM
+from tests.digital.support import SETUP_FORM, public_id_of
 from tests.digital.test_setup_retries import tables
 from tests.web.support import Pages, alert
 
@@ -27,7 +27,7 @@ def deal(client: FlaskClient, **seats: str) -> Any:
 
 def seated(app: Flask, response: Any) -> list[str]:
     assert response.status_code == 303, alert(response)
-    public_id = response.headers["Location"].rstrip("/").rsplit("/", 1)[1]
+    public_id = public_id_of(response.headers["Location"])
     with app.app_context():
         names = game_service.names_of(game_service.get_game(public_id))
         db.session.remove()
@@ -161,7 +161,7 @@ def test_the_bots_play_at_the_level_chosen_on_the_form(
     form = client.get("/digital/new").get_data(as_text=True)
     assert 'name="level" value="normal" checked' in form  # the everyday bot by default
     response = deal(client, name0="Ann", kind0="person", kind1="bot", kind2="bot", level=level)
-    public_id = response.headers["Location"].rstrip("/").rsplit("/", 1)[1]
+    public_id = public_id_of(response.headers["Location"])
     with app.app_context():
         table = service.get_table(public_id)
         assert [service.bot_level(table, s) for s in range(3)] == [None, level, level]
