@@ -236,6 +236,39 @@ def running(public_ids: Sequence[str]) -> list[Running]:
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """How a table was set up, for the next setup form on the same phone."""
+
+    names: list[str]
+    kinds: list[str]
+    level: str
+    rules: RuleSet
+    one_phone: bool  # no seat links: one phone passed round
+
+
+def setup_of(public_id: str) -> Setup | None:
+    """The setup of this digital game (``None`` for none): its names (bots left unnamed
+    are left unnamed again), kinds, bot level and rules."""
+    try:
+        table = get_table(public_id)
+    except NotFound:
+        return None
+    kinds = [str(s.get("kind")) for s in table.seats]
+    levels = [str(s.get("level")) for s in table.seats if s.get("kind") == BOT]
+    seat_names = [
+        "" if k == BOT and n in BOT_NAMES else n for n, k in zip(names(table), kinds, strict=True)
+    ]
+    persons = [s for s in table.seats if s.get("kind") == PERSON]
+    return Setup(
+        seat_names,
+        kinds,
+        levels[0] if levels else "normal",
+        engine_game(table).rules,
+        len(persons) > 1 and all(s.get("secret") is None for s in persons),
+    )
+
+
 def version_of(public_id: str) -> int | None:
     """The table's version alone (one small query): what a poll compares its ETag with."""
     version: int | None = db.session.scalar(

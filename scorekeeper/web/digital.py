@@ -64,8 +64,20 @@ RULE_FIELDS = {"round_plan": "plan"} | {key: key for key in ("dealer_rule", "bid
 
 @bp.get("/new")
 def new() -> ResponseReturnValue:
-    """The form to set up a digital game."""
-    return _setup_page(_form_values())
+    """The form to set up a digital game: as this phone's last table was set up (names,
+    bots, their level, the rules, one phone or many), else three people."""
+    form = _form_values()
+    newest = list(_links())[-1:]
+    last = service.setup_of(newest[0]) if newest else None
+    if last is not None:
+        seats = len(last.names)
+        form["names"] = last.names + [""] * (6 - seats)
+        form["kinds"] = last.kinds + ["none"] * (6 - seats)
+        form["level"] = last.level
+        form["rules"].use_rules(last.rules)
+        form["phones"] = ONE_PHONE if last.one_phone else OWN_PHONES
+        form["remembered"] = True
+    return _setup_page(form)
 
 
 def _setup_page(form: dict[str, Any], message: str | None = None, status: int = 200) -> Response:
@@ -86,6 +98,17 @@ def edit() -> ResponseReturnValue:
     seat that has it. Nothing is stored; the form comes back as it was sent otherwise."""
     form = _form_values()
     tapped = request.form.get("do", "")
+    bots = limits.whole_number(tapped.removeprefix("bots:")) if tapped.startswith("bots:") else None
+    if bots is not None and 2 <= bots <= 5:
+        # You against this many bots: the first seat yours, the bots after it, the
+        # rest empty.
+        kinds = ["person"] + [service.BOT] * bots + ["none"] * (5 - bots)
+        form["names"] = [
+            n if i == 0 or (k == old == service.BOT) else ""
+            for i, (n, k, old) in enumerate(zip(form["names"], kinds, form["kinds"], strict=True))
+        ]
+        form["kinds"] = kinds
+        return _setup_page(form)
     if not tapped.startswith("name:"):
         return _setup_page(form, i18n.gettext("That button is not on this form."), 422)
     try:
@@ -114,6 +137,7 @@ def _form_values() -> dict[str, Any]:
         "rules": RuleFields.from_form(form, RULE_FIELDS),
         "level": form.get("level", "normal"),
         "phones": ONE_PHONE if form.get("phones") == ONE_PHONE else OWN_PHONES,
+        "remembered": form.get("remembered") == "1",
     }
 
 

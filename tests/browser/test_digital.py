@@ -343,3 +343,37 @@ def test_back_on_the_phone_passed_round_never_reaches_a_hand(page: Page, live_se
     page.locator("[data-running-table]").click()
     expect(page.get_by_role("button", name="Tap when only Ben is looking")).to_be_visible()
     assert page.url == cover
+
+
+def test_one_person_and_three_bots_in_a_few_taps_from_home(page: Page, live_server: str) -> None:
+    """From the home page to a dealt hand at 360×640: each tap on the first screen, no
+    seat-links page; the next table on this phone is the same setup, two taps away."""
+    page.set_viewport_size({"width": 360, "height": 640})
+    taps = 0
+
+    def tap(locator: Any) -> None:
+        nonlocal taps
+        box = locator.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 640, box
+        locator.click()
+        taps += 1
+
+    page.goto(live_server + "/")
+    tap(page.get_by_role("link", name="Play without cards"))
+    tap(page.locator("input[name=name0]"))
+    page.keyboard.type("Ann")
+    tap(page.get_by_role("button", name="3 bots"))
+    expect(page.locator("select[name=kind3]")).to_have_value("bot")
+    tap(page.get_by_role("button", name="Deal"))
+    expect(page.locator("#seat [data-hand] .card").first).to_be_visible()
+    assert taps <= 6, taps
+    expect(page.locator("#seat .seats-line .tag", has_text="bot")).to_have_count(3)
+
+    taps = 0
+    page.goto(live_server + "/")
+    tap(page.get_by_role("link", name="Play without cards"))
+    expect(page.locator("input[name=name0]")).to_have_value("Ann")
+    tap(page.get_by_role("button", name="Deal"))
+    expect(page.locator("#seat [data-hand] .card").first).to_be_visible()
+    expect(page.locator("#seat .seats-line .tag", has_text="bot")).to_have_count(3)
+    assert taps == 2

@@ -263,3 +263,56 @@ def count_games(app: Flask) -> int:
         count = db.session.query(Game).count()
         db.session.remove()
         return count
+
+
+def kinds_in(body: str) -> list[str]:
+    return [
+        re.search(rf'name="kind{i}"[^>]*>.*?<option value="(\w+)"\s+selected', body, re.S).group(1)  # type: ignore[union-attr]
+        for i in range(6)
+    ]
+
+
+def test_you_against_bots_in_one_tap(app: Flask, client: FlaskClient) -> None:
+    before = count_games(app)
+    names = ["Ann", "Ben", "Robo", "", "", ""]
+    kinds = ["person", "person", "bot", "none", "none", "none"]
+    body = edit(client, names, kinds, "bots:3").get_data(as_text=True)
+    # The first seat is yours; a bot keeps the name it had, a person's seat is a bot's now.
+    assert kinds_in(body) == ["person", "bot", "bot", "bot", "none", "none"]
+    assert names_in(body) == ["Ann", "", "Robo", "", "", ""]
+    assert count_games(app) == before  # a tap stores nothing
+
+
+@pytest.mark.parametrize("do", ["bots:1", "bots:6", "bots:x", "bots:" + "9" * 500])
+def test_a_forged_number_of_bots_is_refused(app: Flask, client: FlaskClient, do: str) -> None:
+    answer = edit(client, ["Max", "", "", "", "", ""], ["person"] * 6, do)
+    assert answer.status_code == 422
+    assert "That button is not on this form." in alert(answer)
+    assert kinds_in(answer.get_data(as_text=True)) == ["person"] * 6
+
+
+def test_the_next_setup_is_this_phones_last_table(app: Flask, client: FlaskClient) -> None:
+    fresh = client.get("/digital/new").get_data(as_text=True)
+    assert "As at your last table" not in fresh
+    assert kinds_in(fresh) == ["person", "person", "person", "none", "none", "none"]
+    created = deal(
+        client,
+        name0="Ann",
+        kind0="person",
+        kind1="bot",
+        name2="Robo",
+        kind2="bot",
+        level="strong",
+        bidding="hidden",
+    )
+    assert created.status_code == 303
+    body = client.get("/digital/new").get_data(as_text=True)
+    assert "As at your last table" in body
+    # The bot left unnamed is left unnamed again (it gets its name at the next deal).
+    assert names_in(body) == ["Ann", "", "Robo", "", "", ""]
+    assert kinds_in(body) == ["person", "bot", "bot", "none", "none", "none"]
+    assert 'name="level" value="strong" checked' in body
+    assert re.search(r'<option value="hidden"\s+selected', body)
+    # Another phone starts from the book's setup.
+    other = app.test_client().get("/digital/new").get_data(as_text=True)
+    assert "As at your last table" not in other and names_in(other)[0] == ""
