@@ -29,6 +29,7 @@ from scorekeeper.engine import (
     RuleError,
     RuleSet,
     Suit,
+    TrumpCall,
     dealer_of_round,
     illegal_play,
     legal_plays,
@@ -505,6 +506,9 @@ def view(table: DigitalTable, seat: int | None) -> dict[str, Any]:
         and not game.trick
         else None
     )
+    # The trump the round just played had (its last trick is shown under the next one's).
+    call = data["recent"].get("trump") if data["recent"] else None
+    data["recent_trump"] = TrumpCall.parse(call).suit if isinstance(call, str) else None
     data["public_id"] = table.game.public_id
     data["first_dealer"] = game.first_dealer
     data["finished"] = game.finished

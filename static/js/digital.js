@@ -2,11 +2,17 @@
 (function () {
   "use strict";
 
-  // A poll answered 304 ("nothing new") leaves the page as it is.
+  // A poll answered 304 ("nothing new") leaves the page as it is. Otherwise the seats as
+  // this page shows them now are kept: the new answer's seats (who won, who leads, who is
+  // to play) wait until its cards have landed.
+  var seatsBefore = null;
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (event.detail.xhr && event.detail.xhr.status === 304) {
       event.detail.shouldSwap = false;
+      return;
     }
+    var line = document.querySelector("#seat .seats-line");
+    seatsBefore = line ? line.cloneNode(true) : null;
   });
 
   // -- the pace of the bots' cards ------------------------------------------------------
@@ -45,8 +51,16 @@
   // The table is live: where the page was scrolled before a reload means nothing now.
   if ("scrollRestoration" in history) history.scrollRestoration = "manual";
   var turnSeen = null;
+  var finish = null; // lays every card still to come at once, while cards are coming
+  var heldSeats = null; // the answer's seats, shown once its cards have landed
   function settle(seat) {
+    finish = null;
     seat.querySelectorAll(".pending").forEach(function (el) { el.classList.remove("pending"); });
+    if (heldSeats) {
+      var shownSeats = seat.querySelector(".seats-line");
+      if (shownSeats) shownSeats.replaceWith(heldSeats);
+      heldSeats = null;
+    }
     seat.dataset.pacing = "idle";
     // When it becomes this phone's turn, its keys and hand come into view (a long hand on
     // a small phone may reach below the first screen).
@@ -75,6 +89,12 @@
     if (!fresh.length) { settle(seat); return; }
     seat.dataset.pacing = "busy";
     fresh.forEach(function (el) { el.classList.add("pending"); });
+    var seatsNow = seat.querySelector(".seats-line");
+    if (seatsBefore && seatsNow) {
+      heldSeats = seatsNow;
+      seatsNow.replaceWith(seatsBefore);
+    }
+    seatsBefore = null;
     var done = seat.querySelector("[data-trick][data-complete]");
     var current = seat.querySelector("[data-trick]:not([data-complete])");
     var steps = [];
@@ -100,14 +120,35 @@
       el.classList.add("laid");
       shown[el.dataset.play] = true;
     }
-    function next(i) {
+    var at = 0;
+    function next() {
       if (mine !== run) return; // a newer answer took over
-      if (i >= steps.length) { settle(seat); return; }
-      if (steps[i]) steps[i]();
-      window.setTimeout(function () { next(i + 1); }, i + 1 < steps.length ? pause : 0);
+      if (at >= steps.length) { settle(seat); return; }
+      if (steps[at]) steps[at]();
+      at += 1;
+      window.setTimeout(next, at < steps.length ? pause : 0);
     }
-    next(0);
+    finish = function () {
+      run += 1; // the timers of this laying stop
+      while (at < steps.length) { if (steps[at]) steps[at](); at += 1; }
+      settle(seat);
+    };
+    next();
   }
+
+  // A tap while cards are being laid is not lost: the laying finishes at once, then the
+  // tap is made on the table as it now is (a card played, a bid, or why a card can't be).
+  document.addEventListener("click", function (event) {
+    if (!finish || !event.isTrusted || !event.target.closest) return;
+    if (!event.target.closest("#seat")) return;
+    var target = event.target.closest("button");
+    event.preventDefault();
+    event.stopPropagation();
+    finish();
+    if (target && document.contains(target) && target.closest("[data-after-laying], [data-hand]")) {
+      target.click();
+    }
+  }, true);
 
   function onLoad(root) {
     var seat = root.id === "seat" ? root : root.querySelector && root.querySelector("#seat");

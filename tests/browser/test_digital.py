@@ -133,7 +133,7 @@ def test_one_person_and_three_bots_play_a_short_game_to_the_end(
     for i in (1, 2, 3):
         page.select_option(f"select[name=kind{i}]", "bot")
     page.select_option("select[name=plan]", "short")
-    page.click("button[type=submit]")
+    page.get_by_role("button", name="Deal").click()
     # One person against bots: straight to the hand, no seat links to hand out.
     expect(page).to_have_url(re.compile(r"/digital/[^/]+/s/[^/]+$"))
     public_id = page.url.split("/digital/", 1)[1].split("/")[0]
@@ -233,7 +233,7 @@ def test_two_people_on_two_phones_play_three_rounds(
         setup.select_option(f"select[name=kind{i}]", kind)
     setup.check("input[name=first_dealer][value='0']")
     setup.select_option("select[name=plan]", "short")
-    setup.click("button[type=submit]")
+    setup.get_by_role("button", name="Deal").click()
     expect(setup.get_by_role("heading", name="Seat links")).to_be_visible()
     setup.screenshot(path=artifacts / "digital-host.png", full_page=True)
     links = [setup.locator(f"[data-seat-link='{i}']").get_attribute("href") for i in range(2)]
@@ -377,3 +377,64 @@ def test_one_person_and_three_bots_in_a_few_taps_from_home(page: Page, live_serv
     expect(page.locator("#seat [data-hand] .card").first).to_be_visible()
     expect(page.locator("#seat .seats-line .tag", has_text="bot")).to_have_count(3)
     assert taps == 2
+
+
+def test_nothing_is_told_before_the_cards_land_and_a_tap_while_laying_is_taken(
+    app: Flask, page: Page, live_server: str
+) -> None:
+    """At the slow pace: while the bots' cards are being laid, the page shows no winner,
+    no keys, no "your turn", no lit cards and no seat marked as the one to act; a tap on
+    the hand then finishes the laying at once and is acted on (played or explained)."""
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.goto(live_server + "/digital/new")
+    page.fill("input[name=name0]", "Ann")
+    page.get_by_role("button", name="3 bots").click()
+    page.check("input[name=first_dealer][value='3']")  # Ann leads the first trick
+    page.get_by_role("button", name="Deal").click()
+    page.get_by_role("button", name="slowly").click()
+    hidden_while_laying = (
+        "#seat [data-after-laying], #seat .seats-line .now, #seat [data-trick-result]"
+    )
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url) if r.url.endswith("/act") else None)
+    caught = 0
+    for _ in range(30):  # moves; the bots answer each with their cards, laid slowly
+        assert ready(page, 30_000)
+        if page.locator("[data-final]").count():
+            break
+        page.locator(MOVE).last.click()
+        busy = page.locator("#seat[data-pacing=busy]")
+        try:
+            expect(busy).to_have_count(1, timeout=3_000)
+        except AssertionError:
+            continue  # nothing to lay after this move
+        # Whatever the cards lead to is not on screen while they are coming.
+        for element in page.locator(hidden_while_laying).all():
+            assert not element.is_visible() or element.evaluate(
+                "e => getComputedStyle(e).visibility === 'hidden'"
+            ), element.evaluate("e => e.outerHTML.slice(0, 200)")
+        assert page.locator("#seat .hand .card.playable:visible").evaluate_all(
+            "cards => cards.every(c => getComputedStyle(c).boxShadow === 'none')"
+        )
+        if not page.locator("#seat [data-your-turn]").count():
+            settled(page)
+            continue
+        # A tap on a card while laying: the laying ends at once, then the card is played,
+        # or the page says why it may not be (a hand to bid on just ends the laying).
+        card = page.locator("#seat [data-hand] .card").first
+        if page.locator("#seat form.hand").count():
+            if "playable" in (card.get_attribute("class") or ""):
+                with page.expect_request(lambda r: r.url.endswith("/act"), timeout=2_000):
+                    card.click(force=True)
+            else:
+                card.click(force=True)
+                expect(page.locator("[data-card-why]")).to_be_visible(timeout=1_000)
+            caught += 1
+        else:
+            before = len(requests)
+            card.click(force=True)
+            assert len(requests) == before
+        expect(page.locator("#seat[data-pacing=idle]")).to_have_count(1, timeout=2_000)
+        if caught >= 2:
+            break
+    assert caught >= 1, "no laying ended in this phone's turn"

@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper.engine import Bidding, DealerRule, Game, Plan, RuleSet
+from scorekeeper.engine import Bidding, DealerRule, Game, Phase, Plan, RuleSet
 from scorekeeper.engine.bots import Bot
 from scorekeeper.services import digital as service
 from scorekeeper.services import games as game_service
@@ -419,3 +419,43 @@ def test_a_seat_holds_its_hand_sorted_trump_first(app: Flask) -> None:
     assert len(shown) == 6
     assert shown == [str(c) for c in sort_hand(game.hands[0], game.trump)]
     assert sorted(shown) == sorted(str(c) for c in game.hands[0])
+
+
+def test_a_rounds_last_trick_keeps_its_key_and_its_trump_under_the_next_round(
+    app: Flask,
+) -> None:
+    """Each card has one key (round.trick.position) from the moment it lies on the table
+    until the next round's first trick, so the page lays it once; the last trick of a
+    round is shown under the next round with that round's trump, not the new one (R7)."""
+    table = Table.create(app, RuleSet(), [P, B, B], seed=11, dealer=0)
+    keys_in_play: dict[int, set[str]] = {}
+    while table.engine().round_number < 4:
+        game = table.engine()
+        number = game.round_number
+        body = table.get(0)
+        if game.phase is Phase.PLAYING:
+            keys_in_play.setdefault(number, set()).update(re.findall(r'data-play="([^"]+)"', body))
+        before = game
+        assert game.waiting_for() == [0]
+        if game.phase is Phase.CHOOSE_TRUMP:
+            table.post(0, "trump", "red", table.seq(0))
+        elif game.phase is Phase.BIDDING:
+            table.post(0, "bid", "0", table.seq(0))
+        else:
+            table.post(0, "play", str(game.legal_cards(0)[0]), table.seq(0))
+        after = table.engine()
+        if after.round_number != number and after.round_number <= 4:
+            # The round just ended: its last trick, under the next round, same keys.
+            page = table.get(0)
+            cards = before.plan[number - 1]
+            done = re.search(r'data-trick="([^"]+)" data-complete', page)
+            assert done and done.group(1) == f"{number}.{cards}"
+            shown = set(re.findall(r'data-play="([^"]+)"', page))
+            last = {k for k in shown if k.startswith(f"{number}.{cards}.")}
+            assert len(last) == 3
+            # Keys shown while that trick was being played are the same keys.
+            played = keys_in_play.get(number, set())
+            assert {k for k in played if k.startswith(f"{number}.{cards}.")} <= last
+            trump = before.trump
+            said = re.search(r"data-trick-trump>\(([^)]*)\)", page)
+            assert said and said.group(1) == (f"trump: {trump.colour}" if trump else "no trump")
