@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
+import re
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -334,15 +335,40 @@ def waiting_persons(table: DigitalTable) -> list[int]:
 # -- acting ---------------------------------------------------------------------------------
 
 ACTIONS = ("trump", "bid", "play")
+# A page's own name for itself (digital.js makes one per tab): which screen moved last.
+SCREEN = re.compile(r"[A-Za-z0-9_-]{8,32}")
 
 
-def act(table: DigitalTable, seat: int, action: str, value: str, seq: object) -> str | None:
+def _already_done(table: DigitalTable, seat: int, action: str, screen: str) -> str:
+    """Why a move sent with an old action count changed nothing: a second tap of this
+    screen was counted once; from another screen, say what that screen did. (A page that
+    doesn't name itself, without JavaScript, can't be told apart: counted once.)"""
+    if not screen or table.seats[seat].get("screen") == screen:
+        return _("Already done: this tap was counted once.")
+    game = engine_game(table)
+    name = names(table)[seat]
+    bid = game.bids[seat] if game.phase in (Phase.BIDDING, Phase.PLAYING) else None
+    if bid is None and game.history and game.phase is not Phase.BIDDING:
+        bid = game.history[-1].bids[seat]
+    if action == "bid" and bid is not None:
+        return _("%(name)s already bid %(bid)s from another screen.", name=name, bid=bid)
+    if action == "play":
+        return _("%(name)s already played that turn from another screen.", name=name)
+    if action == "trump":
+        return _("%(name)s already chose trump from another screen.", name=name)
+    return _("%(name)s already moved from another screen: here is the table now.", name=name)
+
+
+def act(
+    table: DigitalTable, seat: int, action: str, value: str, seq: object, screen: str = ""
+) -> str | None:
     """``seat`` takes ``action`` (trump/bid/play) with ``value``; ``seq`` is the seat's
-    action count the request saw. Then the bots act, finished rounds go into the score
-    pad and the next round is dealt. Returns a note for the player, if any.
+    action count the request saw, ``screen`` names the page that sent it (a tab of its
+    own). Then the bots act, finished rounds go into the score pad and the next round is
+    dealt. Returns a note for the player, if any.
 
     :raises Conflict: when ``seq`` is not the seat's current count (a double tap, a retry,
-        or a page that was out of date): nothing was done.
+        or a page that was out of date, which the message tells apart): nothing was done.
     :raises Rejected: out of turn, in the wrong phase, or a move the rules forbid, with
         the reason in the player's words.
     """
@@ -350,8 +376,9 @@ def act(table: DigitalTable, seat: int, action: str, value: str, seq: object) ->
         expected = int(str(seq))
     except ValueError:
         raise Rejected(_("This request is missing its action number."), "bad_request") from None
+    screen = screen if SCREEN.fullmatch(screen or "") else ""
     if expected != table.actions[seat]:
-        raise Conflict(_("Already done: this tap was counted once."), "already_done")
+        raise Conflict(_already_done(table, seat, action, screen), "already_done")
     if is_bot(table, seat):
         raise Rejected(_("A bot plays this seat."), "bot_seat")
     game = engine_game(table)
@@ -381,6 +408,10 @@ def act(table: DigitalTable, seat: int, action: str, value: str, seq: object) ->
     actions = list(table.actions)
     actions[seat] += 1
     table.actions = actions
+    seats = [dict(s) for s in table.seats]
+    if seats[seat].get("screen", "") != screen:
+        seats[seat]["screen"] = screen
+        table.seats = seats
     with _first_wins(_("Someone else acted at the same moment: here is the table now.")):
         _advance(table, game)
         _save(table, game)

@@ -523,7 +523,14 @@ def _again(table: DigitalTable, urls: dict[str, str]) -> ResponseReturnValue:
 def _act(table: DigitalTable, seat: int) -> None:
     """Make the move the form asks for. :raises Rejected: as the service does."""
     form = request.form
-    service.act(table, seat, form.get("action", ""), form.get("value", ""), form.get("seq", ""))
+    service.act(
+        table,
+        seat,
+        form.get("action", ""),
+        form.get("value", ""),
+        form.get("seq", ""),
+        form.get("screen", ""),
+    )
 
 
 # -- pass and play on one phone -------------------------------------------------------------

@@ -161,6 +161,13 @@
   if (document.readyState !== "loading") onLoad(document);
   else document.addEventListener("DOMContentLoaded", function () { onLoad(document); });
 
+  // -- this page's name for itself: a move sent twice from here is told apart from one
+  // made meanwhile on another screen of the same seat.
+  var screen = Math.random().toString(36).slice(2, 12) + Date.now().toString(36);
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (/\/act$/.test(event.detail.path)) event.detail.parameters.screen = screen;
+  });
+
   // -- a card that can't be played: its reason, here, without asking the server --------
   document.addEventListener("click", function (event) {
     var card = event.target.closest && event.target.closest("button.card[data-why]");

@@ -12,6 +12,7 @@ from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from scorekeeper.engine import RuleSet
 from scorekeeper.engine.game import Phase
 from scorekeeper.extensions import db
 from scorekeeper.services import digital as service
@@ -438,3 +439,25 @@ def test_nothing_is_told_before_the_cards_land_and_a_tap_while_laying_is_taken(
         if caught >= 2:
             break
     assert caught >= 1, "no laying ended in this phone's turn"
+
+
+def test_a_second_tab_of_the_same_seat_is_told_what_the_first_did(
+    app: Flask, page: Page, live_server: str
+) -> None:
+    with app.app_context():
+        made = service.create_table(
+            ["Ann", "Ben", "Cat"], ["person", "bot", "bot"], 2, RuleSet(), seed=4
+        )
+        url = f"{live_server}/digital/{made.game.public_id}/s/{made.seat_tokens[0]}"
+        db.session.remove()
+    page.goto(url)
+    other = page.context.new_page()
+    other.goto(url)
+    expect(other.locator("#seat .bids button[value='1']")).to_be_enabled()
+    page.locator("#seat .bids button[value='1']").click()
+    expect(page.locator("#seat .bids")).to_have_count(0)
+    other.locator("#seat .bids button[value='0']").click()
+    expect(other.locator("#seat [data-message]")).to_have_text(
+        "Ann already bid 1 from another screen."
+    )
+    expect(other.locator("#seat .bids")).to_have_count(0)  # the table as it is now

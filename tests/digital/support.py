@@ -65,14 +65,17 @@ class Table:
         return body
 
     def post(
-        self, seat: int, action: str, value: str, seq: str | int, htmx: bool = True
+        self,
+        seat: int,
+        action: str,
+        value: str,
+        seq: str | int,
+        htmx: bool = True,
+        screen: str = "",
     ) -> TestResponse:
         headers = {"HX-Request": "true"} if htmx else {}
-        response = self.phones[seat].post(
-            self.url(seat, "/act"),
-            data={"action": action, "value": value, "seq": str(seq)},
-            headers=headers,
-        )
+        data = {"action": action, "value": value, "seq": str(seq), "screen": screen}
+        response = self.phones[seat].post(self.url(seat, "/act"), data=data, headers=headers)
         self.check(seat, response.get_data(as_text=True))
         return response
 

@@ -459,3 +459,24 @@ def test_a_rounds_last_trick_keeps_its_key_and_its_trump_under_the_next_round(
             trump = before.trump
             said = re.search(r"data-trick-trump>\(([^)]*)\)", page)
             assert said and said.group(1) == (f"trump: {trump.colour}" if trump else "no trump")
+
+
+def test_a_stale_screen_of_the_same_seat_is_told_what_the_other_one_did(app: Flask) -> None:
+    """Two tabs of Ann's seat: the bid made on one stands; the other tab's bid, sent with
+    the old action number, changes nothing and says so in words, with the table as it is."""
+    table = Table.create(app, RuleSet(), [P, B, B], seed=4, dealer=2)  # Ann bids first
+    assert table.engine().waiting_for() == [0]
+    seq = table.seq(0)
+    first = table.post(0, "bid", "1", seq, screen="tab-one-abc")
+    assert first.status_code == 200
+    stale = table.post(0, "bid", "0", seq, screen="tab-two-xyz")
+    assert stale.status_code == 409
+    assert "Ann already bid 1 from another screen." in html.unescape(stale.get_data(as_text=True))
+    again = table.post(0, "bid", "1", seq, screen="tab-one-abc")  # a double tap
+    assert "Already done: this tap was counted once." in again.get_data(as_text=True)
+    assert table.engine().bids[0] == 1
+    # A screen name that is not one is no name (and no error).
+    odd = table.post(0, "bid", "0", seq, screen="x" * 5000 + "\x00")
+    assert odd.status_code == 409
+    assert "Already done" in odd.get_data(as_text=True)
+    assert table.engine().bids[0] == 1
