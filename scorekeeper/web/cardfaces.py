@@ -8,6 +8,10 @@ from scorekeeper import i18n
 from scorekeeper.engine import Card, Kind, Suit
 
 _SYMBOLS = {Suit.RED: "♥", Suit.YELLOW: "♦", Suit.GREEN: "♣", Suit.BLUE: "♠"}
+# A shape for each colour, so that a card reads without its colour (colour-blind
+# players, a dim room): the same in every language.
+_SHAPES = {Suit.YELLOW: "●", Suit.RED: "■", Suit.GREEN: "▲", Suit.BLUE: "◆"}
+WIZARD_SYMBOL, JESTER_SYMBOL = "✦", "◐"
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +23,7 @@ class Face:
     css: str  # colour class: "suit-red", "card-wizard", "card-jester"
     name: str  # in words: "red 5", "Wizard"
     mark: str = ""  # the suit beside the number, so colour is never all: "R" or "♥"
+    symbol: str = ""  # the suit's shape on a drawn card ("▲", or "♥" with French names)
 
     @property
     def suit_word(self) -> str:
@@ -47,9 +52,9 @@ def face(text: str | Card, french: bool = False) -> Face:
     """The face of a card given as text (``"R5"``) or a :class:`Card`."""
     card = text if isinstance(text, Card) else Card.parse(text)
     if card.kind is Kind.WIZARD:
-        return Face(str(card), i18n._("W"), "card-wizard", i18n._("Wizard"))
+        return Face(str(card), i18n._("W"), "card-wizard", i18n._("Wizard"), symbol=WIZARD_SYMBOL)
     if card.kind is Kind.JESTER:
-        return Face(str(card), i18n._("J"), "card-jester", i18n._("Jester"))
+        return Face(str(card), i18n._("J"), "card-jester", i18n._("Jester"), symbol=JESTER_SYMBOL)
     assert card.suit is not None
     return Face(
         str(card),
@@ -57,4 +62,5 @@ def face(text: str | Card, french: bool = False) -> Face:
         f"suit-{card.suit.colour}",
         f"{suit_word(card.suit, french)} {card.rank}",
         _SYMBOLS[card.suit] if french else card.suit.value,
+        _SYMBOLS[card.suit] if french else _SHAPES[card.suit],
     )

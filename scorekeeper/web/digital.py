@@ -14,6 +14,7 @@ database alone.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -393,9 +394,30 @@ def _context(table: DigitalTable, seat: int | None, **extra: Any) -> dict[str, A
     page_url = context.get("page_url")
     if next_id and isinstance(page_url, str):
         context["next_url"] = page_url.replace(f"/{v['public_id']}/", f"/{next_id}/", 1)
+    context["places"] = _places(len(names), seat)
     who = context.get("who", f"s{seat}")
     context["etag"] = _etag(table, who)
     return context
+
+
+def _places(players: int, me: int | None) -> list[dict[str, float]]:
+    """Where each seat sits round the drawn table, in per cent of its width and height,
+    this phone's seat at the bottom and the others clockwise in playing order (the next
+    player to its left); ``cx``/``cy``: where the seat's card lands in the middle."""
+    places = []
+    near = 13 + 1.5 * (players - 3)  # more players, wider round the middle
+    for seat in range(players):
+        angle = math.pi / 2 + 2 * math.pi * ((seat - (me or 0)) % players) / players
+        x, y = math.cos(angle), math.sin(angle)
+        places.append(
+            {
+                "x": round(50 + 34 * x, 1),
+                "y": round(50 + 37 * y, 1),
+                "cx": round(50 + near * x, 1),
+                "cy": round(50 + (near + 2) * y, 1),
+            }
+        )
+    return places
 
 
 @bp.get("/<public_id>/s/<token>")

@@ -53,6 +53,7 @@
   var turnSeen = null;
   var finish = null; // lays every card still to come at once, while cards are coming
   var heldSeats = null; // the answer's seats, shown once its cards have landed
+  var roundSeen = null; // the round whose hand this page showed last
   function settle(seat) {
     finish = null;
     seat.querySelectorAll(".pending").forEach(function (el) { el.classList.remove("pending"); });
@@ -62,6 +63,12 @@
       heldSeats = null;
     }
     seat.dataset.pacing = "idle";
+    // A new round: its hand comes in card by card.
+    if (roundSeen !== null && roundSeen !== seat.dataset.round) {
+      var dealt = seat.querySelector(".hand");
+      if (dealt) dealt.classList.add("dealing");
+    }
+    roundSeen = seat.dataset.round;
     // When it becomes this phone's turn, its keys and hand come into view (a long hand on
     // a small phone may reach below the first screen).
     var turn = seat.querySelector("[data-your-turn]");
@@ -109,6 +116,7 @@
       steps.push(function () { done.classList.remove("undecided"); });
       if (current && current.querySelector("[data-play]")) {
         steps.push(null, null); // the winning card stays in view a little longer
+        steps.push(function () { done.classList.add("gathered"); }); // to its winner
         steps.push(function () { done.hidden = true; current.hidden = false; });
       }
     }

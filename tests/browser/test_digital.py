@@ -325,7 +325,7 @@ def test_back_on_the_phone_passed_round_never_reaches_a_hand(page: Page, live_se
     for i, (name, kind) in enumerate([("Ann", "person"), ("Ben", "person"), ("Cat", "bot")]):
         page.fill(f"input[name=name{i}]", name)
         page.select_option(f"select[name=kind{i}]", kind)
-    page.check("input[name=first_dealer][value='0']")  # Ann deals: Ben bids first
+    page.check("input[name=first_dealer][value='2']")  # Cat (a bot) deals: Ann bids first
     page.click("form.digital-setup button[type=submit]:not([name=do])")
     expect(page.locator("[data-seat-link]")).to_have_count(2)
     table_link = str(page.locator("[data-table-link]").get_attribute("href"))
@@ -333,16 +333,16 @@ def test_back_on_the_phone_passed_round_never_reaches_a_hand(page: Page, live_se
     expect(page.locator("[data-card]").first).to_be_visible()
     page.goto(table_link)  # history: setup, seat links, Ann's hand, the table
     cover = page.url
-    expect(page.get_by_role("button", name="Tap when only Ben is looking")).to_be_visible()
+    expect(page.get_by_role("button", name="Tap when only Ann is looking")).to_be_visible()
     for _ in range(2):  # Ann's hand, then the seat-links page
         page.go_back()
-        expect(page.get_by_role("button", name="Tap when only Ben is looking")).to_be_visible()
+        expect(page.get_by_role("button", name="Tap when only Ann is looking")).to_be_visible()
         expect(page.locator("[data-card], [data-seat-link]")).to_have_count(0)
         assert page.url == cover
     # From the home page, the way back to this table is its cover.
     page.goto(live_server + "/")
     page.locator("[data-running-table]").click()
-    expect(page.get_by_role("button", name="Tap when only Ben is looking")).to_be_visible()
+    expect(page.get_by_role("button", name="Tap when only Ann is looking")).to_be_visible()
     assert page.url == cover
 
 
@@ -425,17 +425,19 @@ def test_nothing_is_told_before_the_cards_land_and_a_tap_while_laying_is_taken(
         card = page.locator("#seat [data-hand] .card").first
         if page.locator("#seat form.hand").count():
             if "playable" in (card.get_attribute("class") or ""):
+                # Played: the answer brings the bots' next cards, laid in their turn.
                 with page.expect_request(lambda r: r.url.endswith("/act"), timeout=2_000):
                     card.click(force=True)
             else:
                 card.click(force=True)
                 expect(page.locator("[data-card-why]")).to_be_visible(timeout=1_000)
+                expect(page.locator("#seat[data-pacing=idle]")).to_have_count(1, timeout=1_000)
             caught += 1
         else:
             before = len(requests)
             card.click(force=True)
+            expect(page.locator("#seat[data-pacing=idle]")).to_have_count(1, timeout=1_000)
             assert len(requests) == before
-        expect(page.locator("#seat[data-pacing=idle]")).to_have_count(1, timeout=2_000)
         if caught >= 2:
             break
     assert caught >= 1, "no laying ended in this phone's turn"
