@@ -412,9 +412,9 @@ def _places(players: int, me: int | None) -> list[dict[str, float]]:
         places.append(
             {
                 "x": round(50 + 34 * x, 1),
-                "y": round(50 + 37 * y, 1),
+                "y": round(50 + 36 * y, 1),
                 "cx": round(50 + near * x, 1),
-                "cy": round(50 + (near + 2) * y, 1),
+                "cy": round(50 + (near + 1) * y, 1),
             }
         )
     return places

@@ -463,3 +463,37 @@ def test_a_second_tab_of_the_same_seat_is_told_what_the_first_did(
         "Ann already bid 1 from another screen."
     )
     expect(other.locator("#seat .bids")).to_have_count(0)  # the table as it is now
+
+
+def test_the_longest_hands_fit_the_smallest_phone(
+    app: Flask, page: Page, live_server: str, artifacts: Path
+) -> None:
+    """The last round of a four-player game (15 cards) and of a three-player one (20):
+    at 360×640 the whole table, the keys and every card of the hand are on the first
+    screen, each card's corner in view."""
+    page.set_viewport_size({"width": 360, "height": 640})
+    for players, last in [(4, 15), (3, 20)]:
+        with app.app_context():
+            kinds = ["person"] + ["bot"] * (players - 1)
+            made = service.create_table(
+                ["Ann"] + [""] * (players - 1), kinds, players - 1, RuleSet(), seed=3
+            )
+            db.session.commit()
+            public_id, token = made.game.public_id, str(made.seat_tokens[0])
+        moves_made_on_the_server(app, public_id, 0, range(1, last))
+        page.goto(f"{live_server}/digital/{public_id}/s/{token}")
+        expect(page.locator("#seat .entry-head h2")).to_contain_text(f"Round {last}")
+        settled(page)
+        cards = page.locator("#seat [data-hand] .card")
+        expect(cards).to_have_count(last)
+        assert page.evaluate("window.scrollY") == 0
+        assert bottom_of(page, "#seat [data-hand] .card") <= 640
+        assert bottom_of(page, "#seat .actions-area") <= 640
+        # Each card's corner (its number and shape) is not covered by the next card.
+        assert page.evaluate(
+            """() => [...document.querySelectorAll('#seat [data-hand] .card')].every(c => {
+                 const r = c.querySelector('.corner').getBoundingClientRect();
+                 const hit = document.elementFromPoint(r.left + 2, r.top + r.height / 2);
+                 return c.contains(hit); })"""
+        )
+        page.screenshot(path=artifacts / f"digital-{last}-cards-360.png")
