@@ -4,6 +4,7 @@ panel open inside the screen, wherever the page was scrolled to."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -191,3 +192,24 @@ def test_r3_a_setup_refused_says_why_on_screen(
     expect(alert).to_contain_text(says)
     in_view(page, alert)
     page.screenshot(path=artifacts / f"in-view-setup-refused-{len(names)}.png")
+
+
+@pytest.mark.parametrize("size", [(360, 640), (375, 667)], ids=["360x640", "375x667"])
+def test_start_is_at_the_thumb_at_every_step_of_a_first_setup(
+    page: Page, live_server: str, artifacts: Path, size: tuple[int, int]
+) -> None:
+    """A first game on a small phone: Start is on the screen from the first look, while
+    the names are typed and after a rule preset is chosen, without scrolling."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(live_server + "/games/new")
+    start = page.locator("#setup .start-bar").get_by_role("button", name="Start the game")
+    in_view(page, start)
+    for seat, name in enumerate(NAMES[:4]):
+        page.get_by_label(f"Player {seat + 1}", exact=True).fill(name)
+        in_view(page, start)
+    page.locator("#setup .presets").get_by_role("button", name="German rule", exact=True).click()
+    expect(page.locator("#setup input[name=dealer_rule][value=plus_minus_one]")).to_be_checked()
+    in_view(page, start)
+    page.screenshot(path=artifacts / f"setup-start-at-the-thumb-{size[0]}.png")
+    start.click()
+    expect(page).to_have_url(re.compile(r"/games/[\w-]+"))

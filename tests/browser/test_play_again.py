@@ -115,8 +115,8 @@ def test_a_new_game_of_four_known_players_in_six_taps(
     assert axe_problems(page) == []
     assert page.evaluate(TAP_TARGETS) == []
     assert fits(page, 320)
-    # The rules are set already: the game starts right under the names.
-    taps.tap(page.locator("#setup .start-early").get_by_role("button", name="Start the game"))
+    # The rules are set already: Start, at the thumb.
+    taps.tap(page.locator("#setup .start-bar").get_by_role("button", name="Start the game"))
 
     # The game page, ready for the first bid: Ben bids first (Ann deals).
     expect(page).to_have_url(re.compile(r"/games/[\w-]+\?welcome=1$"))
