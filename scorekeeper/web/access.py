@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hmac
 import io
+import time
 from functools import lru_cache
 
 import segno
@@ -65,18 +66,44 @@ def grant_scorer(public_id: str, token: str) -> None:
     session[SCORING] = entries
 
 
-def open_as_scorer(public_id: str, token: str) -> BaseResponse:
+def open_as_scorer(public_id: str, token: str, welcome: bool = True) -> BaseResponse:
     """The answer to a new game started here (the setup form, play again): this browser
     keeps its score, the token is kept with the answer (a retry whose first answer got lost
-    makes the retrying browser the scorer again), and the game opens with its welcome."""
+    makes the retrying browser the scorer again), and the game opens with its welcome (the
+    follow card) or, without, ready for the first bid."""
     grant_scorer(public_id, token)
     remember(game=public_id, token=token)
-    target = url_for("web.game", public_id=public_id, welcome=1)
+    target = url_for("web.game", public_id=public_id, welcome=1 if welcome else None)
     if is_htmx():
         response = make_response("", 204)
         response.headers["HX-Redirect"] = target
         return response
     return redirect(target, 303)
+
+
+WELCOMED = "welcomed"  # session: circle id → when this phone last showed its follow card
+EVENING = 12 * 3600  # seconds: a games night, give or take
+
+
+def first_of_the_evening(circle_id: str | None) -> bool:
+    """Whether a new game in this circle is this phone's first of the evening, so that its
+    follow card (the QR code for the other phones) is offered; the later games of the
+    evening open ready for the first bid. A game in no circle always is: its welcome
+    says its scorer link is the only key."""
+    if circle_id is None:
+        return True
+    now = int(time.time())
+    kept = session.get(WELCOMED)
+    seen = {
+        k: v
+        for k, v in (kept.items() if isinstance(kept, dict) else [])
+        if isinstance(v, int) and 0 <= now - v < EVENING
+    }
+    first = circle_id not in seen
+    if first:
+        seen[circle_id] = now
+    session[WELCOMED] = dict(list(seen.items())[-5:])
+    return first
 
 
 def grant_again(remembered: dict[str, str], **_: object) -> None:

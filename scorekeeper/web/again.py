@@ -102,4 +102,5 @@ def play_again(public_id: str) -> ResponseReturnValue:
     game = load_game(public_id)
     _require_table(game)  # also without an idempotency key
     new, token = game_service.play_again(game)
-    return open_as_scorer(new.public_id, token)
+    # The phones following this game are led to the next one: it opens ready to bid.
+    return open_as_scorer(new.public_id, token, welcome=False)

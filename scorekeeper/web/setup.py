@@ -20,6 +20,7 @@ from scorekeeper.services import roster
 from scorekeeper.services.errors import Rejected
 from scorekeeper.web import bp
 from scorekeeper.web.access import (
+    first_of_the_evening,
     grant_again,
     is_htmx,
     member_circles,
@@ -225,4 +226,5 @@ def create_game() -> ResponseReturnValue:
     game, token = game_service.create_game(
         form.players(), form.dealer_seat(), rules, circle_id=circle.id if circle else None
     )
-    return open_as_scorer(game.public_id, token)
+    welcome = first_of_the_evening(circle.public_id if circle else None)
+    return open_as_scorer(game.public_id, token, welcome=welcome)

@@ -150,7 +150,9 @@ def test_play_again_in_one_tap_from_the_final_screen(
     games = _games(app)
     # Two quick taps, as a thumb on a slow connection does: one game.
     button.dblclick()
-    expect(page).to_have_url(re.compile(r"/games/[\w-]+\?welcome=1$"))
+    # Straight to the first bid: its key on the screen, no follow card before it.
+    expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
+    expect(page.locator("form.taps .key:not([disabled])").first).to_be_in_viewport(ratio=1)
     new = page.url.split("?")[0].rsplit("/", 1)[1]
     assert new != old
     expect(page.locator(".topbar-role")).to_have_text("Keeping score")
@@ -169,3 +171,21 @@ def test_a_follower_is_not_offered_play_again(app: Flask, page: Page, live_serve
     expect(page.locator("#entry").get_by_role("heading", name="Final standings")).to_be_visible()
     expect(page.get_by_role("button", name="Play again")).to_have_count(0)
     expect(page.get_by_role("link", name="New game")).to_be_visible()
+
+
+@pytest.mark.parametrize("size", [(360, 640), (375, 667)], ids=["360x640", "375x667"])
+def test_play_again_opens_with_the_first_bid_key_in_view_on_a_small_phone(
+    app: Flask, page: Page, live_server: str, artifacts: Path, size: tuple[int, int]
+) -> None:
+    """Six players, the smallest phones: one tap on Play again and the first bid's keys are
+    on the screen (the phones that followed are led to the new game by themselves)."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    _old, scorer_link = _finished_game(app, ["Anna", "Ben", "Clara", "Dan", "Eve", "Fay"], 0)
+    page.goto(live_server + scorer_link)
+    button = page.locator("#entry").get_by_role("button", name="Play again")
+    button.scroll_into_view_if_needed()
+    button.click()
+    expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
+    expect(page.locator("form.taps .key:not([disabled])").first).to_be_in_viewport(ratio=1)
+    expect(page.locator(".welcome")).to_have_count(0)
+    page.screenshot(path=artifacts / f"play-again-first-bid-{size[0]}.png")
