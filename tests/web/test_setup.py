@@ -294,3 +294,34 @@ def test_home_lists_recent_games_to_resume(app: Flask, pages: Pages, client: Fla
     body = app.test_client().get("/").get_data(as_text=True)
     assert 'href="/games/new"' in body
     assert pid not in body and "Ann, Ben, Cat" not in body
+
+
+def test_the_follow_card_is_offered_once_per_circle_evening(
+    app: Flask, pages: Pages, client: FlaskClient
+) -> None:
+    """The first game of a circle on this phone in an evening opens with its follow card
+    (the QR code for the other phones); the next ones open ready for the first bid. A game
+    in no circle always opens with its welcome: its scorer link is the only key."""
+    circle = pages.make_circle("Thursday")
+    first = pages.create(["Ann", "Ben", "Cat"], circle=circle)
+    assert first.headers["Location"].endswith("?welcome=1")
+    second = pages.create(["Ann", "Ben", "Cat", "Dan"], circle=circle)
+    assert "welcome" not in second.headers["Location"]
+    other = pages.make_circle("Sunday")
+    assert pages.create(["Eve", "Fay", "Gus"], circle=other).headers["Location"].endswith(
+        "?welcome=1"
+    )
+    for _ in range(2):
+        one_off = pages.create(["Hal", "Ida", "Jo"], circle="")
+        assert one_off.headers["Location"].endswith("?welcome=1")
+    # The next evening (twelve hours on), the circle's first game shows it again.
+    with client.session_transaction() as session:
+        session["welcomed"] = {k: v - 13 * 3600 for k, v in session["welcomed"].items()}
+    again = pages.create(["Ann", "Ben", "Cat"], circle=circle)
+    assert again.headers["Location"].endswith("?welcome=1")
+    # A forged or odd record of it is no record.
+    with client.session_transaction() as session:
+        session["welcomed"] = {circle: "yesterday", "x" * 400: -5}
+    assert pages.create(["Ann", "Ben", "Cat"], circle=circle).headers["Location"].endswith(
+        "?welcome=1"
+    )
