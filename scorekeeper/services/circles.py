@@ -43,10 +43,13 @@ PASSPHRASE_MIN = 4
 PASSPHRASE_MAX = 200
 
 
-def circle_key(circle: Circle) -> str:
-    """The secret part of the circle's link (and its API token), for this generation."""
+def circle_key(circle: Circle, generation: int | None = None) -> str:
+    """The secret part of the circle's link (and its API token), for this generation (or
+    for an earlier ``generation``: a key that no longer opens it)."""
+    if generation is None:
+        generation = circle.link_generation
     secret = str(current_app.config["SECRET_KEY"]).encode()
-    message = f"circle-link:{circle.public_id}:{circle.link_generation}".encode()
+    message = f"circle-link:{circle.public_id}:{generation}".encode()
     digest = hmac.new(secret, message, hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")[:KEY_LENGTH]
 
