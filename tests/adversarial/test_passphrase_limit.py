@@ -211,7 +211,7 @@ def test_the_window_and_count_are_configurable(
 def test_behind_a_proxy_the_forwarded_address_is_the_client(
     tmp_path: Path, database_url: str, clock: Clock
 ) -> None:
-    app = private_app(tmp_path, database_url, "proxied", PROXY_HOPS=1)
+    app = private_app(tmp_path, database_url, "proxied", PROXY_HOPS=1, TRUSTED_PROXIES="10.0.0.10")
     try:
         proxy = from_address(app, "10.0.0.10")  # every request comes from the proxy
         for n in range(LIMIT):
