@@ -155,13 +155,15 @@ def open_circle(circle_id: str, key: str) -> ResponseReturnValue:
 def unlock_circle(circle_id: str, key: str) -> ResponseReturnValue:
     """The circle's passphrase, once per browser; guesses are limited per client."""
     circle = _linked_circle(circle_id, key)
-    client = f"{circle.public_id}:{ratelimit.client_address()}"
-    wait = ratelimit.blocked("circle-passphrase", client)
-    if wait:
-        return _passphrase_form(circle, key, 429, ratelimit.wait_message(wait))
+    guess = ratelimit.take_guess(
+        "circle-passphrase", f"{circle.public_id}:{ratelimit.client_address()}"
+    )
+    if guess.wait:
+        message = ratelimit.wait_message(guess.wait)
+        return ratelimit.refused(_passphrase_form(circle, key, 429, message), guess.wait)
     if not circle_service.passphrase_matches(circle, request.form.get("passphrase", "")):
-        ratelimit.record_failure("circle-passphrase", client)
         return _passphrase_form(circle, key, 403, _("That is not the circle's passphrase."))
+    ratelimit.was_right(guess)
     join_circle(circle, key, circle_service.passphrase_proof(circle))
     return redirect(url_for("web.circle_home", circle_id=circle.public_id), 303)
 

@@ -11,7 +11,7 @@ server-passphrase guesses and 50 of 50 circle-passphrase guesses checked (limit 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager as ContextManager
 from pathlib import Path
 
 import pytest
@@ -19,11 +19,15 @@ from flask import Flask
 
 from scorekeeper import create_app, ratelimit
 from scorekeeper.engine import RuleSet
-from scorekeeper.extensions import db
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import games as game_service
-from tests.adversarial.test_passphrase_limit import SECRET, Clock, clock, from_address
-from tests.adversarial.test_passphrase_limit import private_app as passphrase_app
+from tests.adversarial.test_passphrase_limit import (
+    SECRET,
+    Clock,
+    clock,
+    from_address,
+    private_server,
+)
 
 __all__ = ["clock"]  # the fixture, for the tests below
 
@@ -31,16 +35,9 @@ LIMIT = ratelimit.DEFAULT_FAILURES
 DIRECT = "203.0.113.5"  # a client that reaches the app's port without the proxy
 
 
-@contextmanager
-def proxied(tmp_path: Path, database_url: str, **config: object) -> Iterator[Flask]:
+def proxied(tmp_path: Path, database_url: str, **config: object) -> ContextManager[Flask]:
     """A private server behind one reverse proxy (PROXY_HOPS=1), closed after use."""
-    app = passphrase_app(tmp_path, database_url, "proxied", PROXY_HOPS=1, **config)
-    try:
-        yield app
-    finally:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+    return private_server(tmp_path, database_url, "proxied", PROXY_HOPS=1, **config)
 
 
 @pytest.fixture

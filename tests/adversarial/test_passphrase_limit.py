@@ -9,6 +9,7 @@ Before, 300 guesses went through in 0.9 s.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -42,6 +43,20 @@ def private_app(tmp_path: Path, database_url: str, name: str, **config: object) 
     with app.app_context():
         upgrade()
     return app
+
+
+@contextmanager
+def private_server(
+    tmp_path: Path, database_url: str, name: str, **config: object
+) -> Iterator[Flask]:
+    """:func:`private_app` (as an app server of its own), closed after use."""
+    app = private_app(tmp_path, database_url, name, **config)
+    try:
+        yield app
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
 
 
 @pytest.fixture
