@@ -22,6 +22,7 @@ from flask import current_app
 from sqlalchemy import delete, func, or_, select, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from scorekeeper.engine import has_control
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _
 from scorekeeper.models import (
@@ -36,7 +37,7 @@ from scorekeeper.models import (
 from scorekeeper.services import changelog, idempotency, stats
 from scorekeeper.services import games as game_service
 from scorekeeper.services.errors import NotFound, Rejected
-from scorekeeper.services.players import fold_text, has_control
+from scorekeeper.services.players import fold_text
 
 KEY_LENGTH = 32
 PASSPHRASE_MIN = 4

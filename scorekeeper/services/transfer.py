@@ -45,7 +45,6 @@ import json
 import math
 import re
 import secrets
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -590,8 +589,7 @@ def _text(value: object, what: What, longest: int) -> str:
         raise _bad(_("%(what)s must be a text.", what=what))
     if len(value) > longest:
         raise _bad(_("%(what)s is longer than %(longest)s characters.", what=what, longest=longest))
-    # isprintable() is false for every control character (and for spaces other than " ").
-    if not value.isprintable() and any(unicodedata.category(ch)[0] == "C" for ch in value):
+    if engine.has_control(value):
         raise _bad(_("%(what)s contains control characters.", what=what))
     return value
 
