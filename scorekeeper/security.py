@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from flask import Flask, Response, has_request_context, request
@@ -164,12 +164,42 @@ class _FromTrustedProxies:
         return self.direct(environ, start_response)
 
 
+def hsts_max_age(setting: object) -> int:
+    """The seconds of an ``HSTS_MAX_AGE`` setting (0: no Strict-Transport-Security).
+
+    :raises ValueError: naming the setting, for anything but a whole number of seconds.
+    """
+    text = str(setting).strip()
+    if isinstance(setting, bool) or not text.isdigit():
+        raise ValueError(
+            f"HSTS_MAX_AGE: {setting!r} is not a whole number of seconds "
+            "(e.g. 31536000 for a year; 0 or unset: off)"
+        )
+    return int(text)
+
+
+def _strict_transport(max_age: int) -> Callable[[Response], Response]:
+    value = f"max-age={max_age}"
+
+    def add(response: Response) -> Response:
+        # Only over HTTPS: a browser ignores it over plain HTTP (RFC 6797, 8.1).
+        if request.is_secure:
+            response.headers.setdefault("Strict-Transport-Security", value)
+        return response
+
+    return add
+
+
 def init_app(app: Flask) -> None:
-    """Install the headers, cookie flags and (when configured) the proxy fix."""
+    """Install the headers, cookie flags and (when configured) HSTS and the proxy fix."""
     app.config["SESSION_COOKIE_HTTPONLY"] = True
     app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
     app.session_interface = _SessionInterface()
     app.after_request(_add_headers)
+    # Off unless set: a server at the table over plain HTTP, or whose proxy sends it.
+    hsts = app.config.get("HSTS_MAX_AGE") or os.environ.get("HSTS_MAX_AGE") or 0
+    if max_age := hsts_max_age(hsts):
+        app.after_request(_strict_transport(max_age))
     # Behind a reverse proxy, trust this many hops of X-Forwarded-* from the proxy's own
     # addresses (see README: deploy).
     hops = int(app.config.get("PROXY_HOPS") or os.environ.get("PROXY_HOPS") or 0)
