@@ -338,6 +338,9 @@ _ENGINE_WORDS: dict[str, Callable[[dict[str, Any]], str]] = {
     "adjustment_reason": lambda p: gettext(
         "The reason is a line of at most %(most)s characters.", most=p["most"]
     ),
+    "adjustment_reason_characters": lambda p: gettext(
+        "The reason can't contain invisible or control characters."
+    ),
     "adjustments_many": lambda p: gettext(
         "A round has at most %(most)s bonuses and penalties.", most=p["most"]
     ),

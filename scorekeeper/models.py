@@ -336,8 +336,9 @@ class IdempotencyKey(Model):
 
 
 class FailedAttempt(Model):
-    """A wrong guess at a passphrase (the server's or a circle's), kept for a while so that
-    guesses can be limited per client across every app process (``scorekeeper/ratelimit.py``).
+    """A guess at a passphrase (the server's or a circle's), counted before it is checked
+    and kept for a while when it was wrong, so that guesses can be limited per client
+    across every app process (``scorekeeper/ratelimit.py``).
     ``client`` is a keyed hash of what identifies the client (its address), never the
     address itself; rows older than the limit's window are swept as new ones come in."""
 

@@ -16,6 +16,7 @@ import os
 from flask import (
     Blueprint,
     Flask,
+    Response,
     current_app,
     jsonify,
     make_response,
@@ -72,13 +73,13 @@ def _guard() -> ResponseReturnValue | None:
     if request.path.startswith("/api/"):
         given = request.headers.get(HEADER)
         if given is not None:
-            client = ratelimit.client_address()
-            wait = ratelimit.blocked(LIMIT_KIND, client)
-            if wait:
-                return _api_error(429, "too_many_attempts", ratelimit.wait_message(wait), wait)
+            guess = ratelimit.take_guess(LIMIT_KIND, ratelimit.client_address())
+            if guess.wait:
+                message = ratelimit.wait_message(guess.wait)
+                return ratelimit.refused(_api_error(429, "too_many_attempts", message), guess.wait)
             if _matches(given):
+                ratelimit.was_right(guess)
                 return None
-            ratelimit.record_failure(LIMIT_KIND, client)
         return _api_error(
             401,
             "passphrase_required",
@@ -89,11 +90,9 @@ def _guard() -> ResponseReturnValue | None:
     return _form(401, _("This server is private: enter its passphrase first."))
 
 
-def _api_error(status: int, code: str, message: str, wait: int = 0) -> ResponseReturnValue:
+def _api_error(status: int, code: str, message: str) -> Response:
     response = jsonify({"error": {"code": code, "message": message}})
     response.status_code = status
-    if wait:
-        response.headers["Retry-After"] = str(wait)
     return response
 
 
@@ -102,14 +101,11 @@ def _safe_next(target: str | None) -> str:
     return limits.local_path(target) or url_for("web.home")
 
 
-def _form(status: int, message: str | None = None, wait: int = 0) -> ResponseReturnValue:
+def _form(status: int, message: str | None = None) -> Response:
     body = render_template(
         "passphrase.html", message=message, next=_safe_next(request.values.get("next"))
     )
-    response = make_response(body, status)
-    if wait:
-        response.headers["Retry-After"] = str(wait)
-    return response
+    return make_response(body, status)
 
 
 @bp.route("/passphrase", methods=["GET", "POST"])
@@ -119,15 +115,14 @@ def ask() -> ResponseReturnValue:
         return redirect(url_for("web.home"), 303)
     if request.method == "GET":
         return _form(200)
-    client = ratelimit.client_address()
-    wait = ratelimit.blocked(LIMIT_KIND, client)
-    if wait:
-        return _form(429, ratelimit.wait_message(wait), wait)
+    guess = ratelimit.take_guess(LIMIT_KIND, ratelimit.client_address())
+    if guess.wait:
+        return ratelimit.refused(_form(429, ratelimit.wait_message(guess.wait)), guess.wait)
     if _matches(request.form.get("passphrase", "")):
+        ratelimit.was_right(guess)
         session[SESSION_KEY] = _proof(_configured())
         session.permanent = True
         return redirect(_safe_next(request.form.get("next")), 303)
-    ratelimit.record_failure(LIMIT_KIND, client)
     return _form(403, _("That is not this server's passphrase."))
 
 

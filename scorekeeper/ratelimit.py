@@ -1,10 +1,17 @@
 """Guesses are limited per client: after a few wrong ones, a pause.
 
 Used for the server's passphrase (``passphrase.py``: the form and the API's header) and
-circle passphrases. Each wrong guess is a row in ``failed_attempt`` (migration 0007), so
-the limit holds across every app process and server sharing the database; a right guess
-costs nothing. A client is its address as the app sees it (after the proxy fix), an IPv6
-address by its /64 network (one household's block); the table keeps only a keyed hash.
+circle passphrases. Each guess is a row in ``failed_attempt`` (migration 0007), so the
+limit holds across every app process and server sharing the database; a right guess
+costs nothing (its row goes again). A client is its address as the app sees it (after the
+proxy fix), an IPv6 address by its /64 network (one household's block); the table keeps
+only a keyed hash.
+
+A guess is counted before it is checked: its row is committed first, then the client's
+rows are counted, and the guess is checked only if they are within the limit. Of guesses
+sent at once, the last to count sees every other one that was let through (each was
+committed before it counted), so however many arrive together, at most the limit are
+checked: checking first and recording a wrong guess after let 13 to 24 of 80 through.
 
 Settings: ``RATE_LIMIT_FAILURES`` wrong guesses (default 10) within
 ``RATE_LIMIT_WINDOW`` seconds (default 600); the next guess is refused until the oldest of
@@ -17,9 +24,10 @@ import hashlib
 import hmac
 import ipaddress
 import math
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from flask import current_app, request
+from flask import Response, current_app, request
 from sqlalchemy import delete, select
 
 from scorekeeper import writers
@@ -67,37 +75,75 @@ def _aware(value: datetime) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-def blocked(kind: str, client: str) -> int:
-    """Seconds until ``client`` may guess at ``kind`` again; 0 when it may now.
+@dataclass(frozen=True, slots=True)
+class Guess:
+    """A guess counted before it is checked: ``wait`` seconds until the client may guess
+    again when it was refused (0: check it), and its row while it counts."""
 
-    Ask before checking a guess, right or wrong: a blocked client learns nothing.
-    """
+    wait: int
+    row: int | None = None
+
+
+def take_guess(kind: str, client: str) -> Guess:
+    """Count a guess of ``client`` at ``kind`` before it is checked (commits; sweeps
+    expired ones). Refused (``wait`` > 0, not counted) when the client's guesses would go
+    over the limit: then check nothing, a blocked client learns nothing. A guess found
+    right is given back with :func:`was_right`."""
     failures, window = _settings()
     moment = now()
-    recent = db.session.scalars(
+    key = _key(kind, client)
+    _end_reads()
+    with writers.turn():
+        db.session.execute(delete(FailedAttempt).where(FailedAttempt.failed_at <= moment - window))
+        attempt = FailedAttempt(kind=kind, client=key, failed_at=moment)
+        db.session.add(attempt)
+        db.session.flush()
+        row = attempt.id
+        db.session.commit()
+    # Counted after the commit, so this count sees every guess committed before it.
+    others = db.session.scalars(
         select(FailedAttempt.failed_at)
         .where(
             FailedAttempt.kind == kind,
-            FailedAttempt.client == _key(kind, client),
+            FailedAttempt.client == key,
             FailedAttempt.failed_at > moment - window,
+            FailedAttempt.id != row,
         )
         .order_by(FailedAttempt.failed_at.desc())
         .limit(failures)
     ).all()
-    if len(recent) < failures:
-        return 0
-    free_at = _aware(recent[-1]) + window
-    return max(1, math.ceil((free_at - moment).total_seconds()))
+    if len(others) < failures:
+        return Guess(0, row)
+    _forget(row)
+    free_at = _aware(others[-1]) + window
+    return Guess(max(1, math.ceil((free_at - moment).total_seconds())))
 
 
-def record_failure(kind: str, client: str) -> None:
-    """Count a wrong guess of ``client`` at ``kind`` (commits; sweeps expired ones)."""
-    _failures, window = _settings()
-    moment = now()
+def was_right(guess: Guess) -> None:
+    """The guess was right: it costs nothing (commits)."""
+    if guess.row is not None:
+        _forget(guess.row)
+
+
+def _forget(row: int) -> None:
+    _end_reads()
     with writers.turn():
-        db.session.execute(delete(FailedAttempt).where(FailedAttempt.failed_at <= moment - window))
-        db.session.add(FailedAttempt(kind=kind, client=_key(kind, client), failed_at=moment))
+        db.session.execute(delete(FailedAttempt).where(FailedAttempt.id == row))
         db.session.commit()
+
+
+def _end_reads() -> None:
+    # Give the connection back to the pool before waiting for the write turn (SQLite):
+    # the thread holding the turn may need one, and others waiting could hold them all.
+    # Nothing is pending here: the caller has only read (the circle of a link).
+    db.session.commit()
+
+
+def refused(response: Response, wait: int) -> Response:
+    """``response`` as the answer to a refused guess: 429, saying when to try again."""
+    response.status_code = 429
+    response.headers["Retry-After"] = str(wait)
+    return response
 
 
 def wait_message(wait: int) -> str:

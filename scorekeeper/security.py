@@ -6,12 +6,18 @@ or run a script that did not come from our own static files.
 
 from __future__ import annotations
 
+import ipaddress
 import os
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from flask import Flask, Response, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -109,15 +115,102 @@ def add_vary(response: Response, *names: str) -> None:
         response.headers["Vary"] = ", ".join([current, *missing])
 
 
+DEFAULT_TRUSTED_PROXIES = "127.0.0.1, ::1"
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def trusted_networks(setting: str) -> tuple[Network, ...]:
+    """The proxies' addresses (or networks) of a ``TRUSTED_PROXIES`` setting,
+    comma-separated.
+
+    :raises ValueError: naming the setting, for an entry that is no address or network.
+    """
+    networks = []
+    for entry in (part.strip() for part in setting.split(",")):
+        try:
+            networks.append(ipaddress.ip_network(entry))
+        except ValueError:
+            raise ValueError(
+                f"TRUSTED_PROXIES: {entry!r} is not an IP address or network "
+                "(comma-separated, e.g. 10.0.0.10, 10.0.1.0/24)"
+            ) from None
+    return tuple(networks)
+
+
+def _peer_in(address: str | None, networks: Iterable[Network]) -> bool:
+    try:
+        peer = ipaddress.ip_address(address or "")
+    except ValueError:
+        return False
+    if isinstance(peer, ipaddress.IPv6Address) and peer.ipv4_mapped is not None:
+        peer = peer.ipv4_mapped  # an IPv4 peer on a socket bound to [::]
+    return any(peer in network for network in networks)
+
+
+class _FromTrustedProxies:
+    """The proxy fix for requests whose peer is one of the trusted proxies; any other
+    peer (a client that reached the app's port directly) is taken as it connected, its
+    X-Forwarded-* headers ignored: else it could pick the address its passphrase guesses
+    count against, and the scheme, host and prefix of every link it is shown."""
+
+    def __init__(self, app: WSGIApplication, hops: int, networks: tuple[Network, ...]) -> None:
+        self.direct = app
+        self.proxied = ProxyFix(app, x_for=hops, x_proto=hops, x_host=hops, x_prefix=hops)
+        self.networks = networks
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        if _peer_in(environ.get("REMOTE_ADDR"), self.networks):
+            return self.proxied(environ, start_response)
+        return self.direct(environ, start_response)
+
+
+def hsts_max_age(setting: object) -> int:
+    """The seconds of an ``HSTS_MAX_AGE`` setting (0: no Strict-Transport-Security).
+
+    :raises ValueError: naming the setting, for anything but a whole number of seconds.
+    """
+    text = str(setting).strip()
+    if isinstance(setting, bool) or not text.isdigit():
+        raise ValueError(
+            f"HSTS_MAX_AGE: {setting!r} is not a whole number of seconds "
+            "(e.g. 31536000 for a year; 0 or unset: off)"
+        )
+    return int(text)
+
+
+def _strict_transport(max_age: int) -> Callable[[Response], Response]:
+    value = f"max-age={max_age}"
+
+    def add(response: Response) -> Response:
+        # Only over HTTPS: a browser ignores it over plain HTTP (RFC 6797, 8.1).
+        if request.is_secure:
+            response.headers.setdefault("Strict-Transport-Security", value)
+        return response
+
+    return add
+
+
 def init_app(app: Flask) -> None:
-    """Install the headers, cookie flags and (when configured) the proxy fix."""
+    """Install the headers, cookie flags and (when configured) HSTS and the proxy fix."""
     app.config["SESSION_COOKIE_HTTPONLY"] = True
     app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
     app.session_interface = _SessionInterface()
     app.after_request(_add_headers)
-    # Behind a reverse proxy, trust this many hops of X-Forwarded-* (see README: deploy).
+    # Off unless set: a server at the table over plain HTTP, or whose proxy sends it.
+    hsts = app.config.get("HSTS_MAX_AGE") or os.environ.get("HSTS_MAX_AGE") or 0
+    if max_age := hsts_max_age(hsts):
+        app.after_request(_strict_transport(max_age))
+    # Behind a reverse proxy, trust this many hops of X-Forwarded-* from the proxy's own
+    # addresses (see README: deploy).
     hops = int(app.config.get("PROXY_HOPS") or os.environ.get("PROXY_HOPS") or 0)
     if hops:
-        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_prefix=hops
+        proxies = (
+            app.config.get("TRUSTED_PROXIES")
+            or os.environ.get("TRUSTED_PROXIES")
+            or DEFAULT_TRUSTED_PROXIES
+        )
+        if not isinstance(proxies, str):  # a list in instance/config.py
+            proxies = ",".join(map(str, proxies))
+        app.wsgi_app = _FromTrustedProxies(  # type: ignore[method-assign]
+            app.wsgi_app, hops, trusted_networks(proxies)
         )

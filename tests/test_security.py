@@ -3,9 +3,11 @@
 import re
 from pathlib import Path
 
+import pytest
 from flask import Flask, session
 from flask.testing import FlaskClient
 
+from scorekeeper import create_app
 from scorekeeper.security import HEADERS
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -82,3 +84,46 @@ def test_session_cookie_is_secure_over_https(app: Flask, client: FlaskClient) ->
     cookie = _session_cookie(app, client, base_url="https://localhost")
     assert "Secure" in cookie
     assert "HttpOnly" in cookie
+
+
+def _hsts_app(tmp_path: Path, database_url: str, **config: object) -> Flask:
+    return create_app(
+        {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url, **config},
+        instance_path=tmp_path / "hsts",
+    )
+
+
+def test_no_hsts_unless_asked_for(client: FlaskClient) -> None:
+    # Off by default: a server on a home network over plain HTTP, or one whose proxy
+    # sends the header itself (README: the nginx example).
+    for base in ("http://localhost", "https://localhost"):
+        assert "Strict-Transport-Security" not in client.get("/", base_url=base).headers
+
+
+@pytest.mark.parametrize("setting", [31536000, "31536000"])
+def test_hsts_when_asked_for_and_over_https_only(
+    tmp_path: Path, database_url: str, setting: object
+) -> None:
+    client = _hsts_app(tmp_path, database_url, HSTS_MAX_AGE=setting).test_client()
+    for path in ("/", "/healthz", "/static/css/app.css", "/no-such-page"):
+        secure = client.get(path, base_url="https://localhost")
+        assert secure.headers["Strict-Transport-Security"] == "max-age=31536000", path
+    # Over plain HTTP a browser ignores it (RFC 6797): it is not sent.
+    assert "Strict-Transport-Security" not in client.get("/").headers
+
+
+def test_hsts_from_the_environment(
+    tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HSTS_MAX_AGE", "600")
+    client = _hsts_app(tmp_path, database_url).test_client()
+    answer = client.get("/healthz", base_url="https://localhost")
+    assert answer.headers["Strict-Transport-Security"] == "max-age=600"
+
+
+@pytest.mark.parametrize("bad", ["a year", "-1", "1.5", True])
+def test_an_hsts_setting_that_is_no_number_of_seconds_is_refused_at_start(
+    tmp_path: Path, database_url: str, bad: object
+) -> None:
+    with pytest.raises(ValueError, match="HSTS_MAX_AGE"):
+        _hsts_app(tmp_path, database_url, HSTS_MAX_AGE=bad)

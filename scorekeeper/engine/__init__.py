@@ -75,6 +75,7 @@ from .rules import (
     check_player_count,
 )
 from .scoring import places, saboteur_score, score_round, winners
+from .text import has_control
 from .tricks import (
     TrickResult,
     WinReason,
@@ -98,6 +99,7 @@ __all__ = [
     "Adjustment",
     "check_adjustment",
     "check_adjustments",
+    "has_control",
     "BidLimits",
     "bid_limits",
     "JESTER",

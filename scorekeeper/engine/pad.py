@@ -15,6 +15,7 @@ from .errors import InvalidRound
 from .plan import dealer_of_round, deals_every_card, plan_for
 from .rules import RuleSet
 from .scoring import saboteur_score, score_round, winners
+from .text import has_control
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,7 +277,8 @@ def check_entry(
 
 def check_adjustment(adjustment: Adjustment, players: int) -> Adjustment:
     """A bonus or penalty must be for a player at the table, a whole number of points
-    other than 0 within ±ADJUSTMENT_MAX, with a short plain reason.
+    other than 0 within ±ADJUSTMENT_MAX, with a short plain reason (no invisible or
+    control characters: the rule of players' names, :func:`has_control`).
 
     :raises InvalidRound: saying what is wrong.
     """
@@ -299,15 +301,16 @@ def check_adjustment(adjustment: Adjustment, players: int) -> Adjustment:
             code="adjustment_points",
             params={"most": ADJUSTMENT_MAX},
         )
-    if (
-        not isinstance(reason, str)
-        or len(reason) > REASON_MAX
-        or any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or 0xD800 <= ord(c) < 0xE000 for c in reason)
-    ):
+    if not isinstance(reason, str) or len(reason) > REASON_MAX:
         raise InvalidRound(
             f"The reason is a line of at most {REASON_MAX} characters.",
             code="adjustment_reason",
             params={"most": REASON_MAX},
+        )
+    if has_control(reason):  # the rule names have
+        raise InvalidRound(
+            "The reason can't contain invisible or control characters.",
+            code="adjustment_reason_characters",
         )
     return adjustment
 

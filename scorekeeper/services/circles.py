@@ -22,6 +22,7 @@ from flask import current_app
 from sqlalchemy import delete, func, or_, select, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from scorekeeper.engine import has_control
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _
 from scorekeeper.models import (
@@ -36,17 +37,20 @@ from scorekeeper.models import (
 from scorekeeper.services import changelog, idempotency, stats
 from scorekeeper.services import games as game_service
 from scorekeeper.services.errors import NotFound, Rejected
-from scorekeeper.services.players import fold_text, has_control
+from scorekeeper.services.players import fold_text
 
 KEY_LENGTH = 32
 PASSPHRASE_MIN = 4
 PASSPHRASE_MAX = 200
 
 
-def circle_key(circle: Circle) -> str:
-    """The secret part of the circle's link (and its API token), for this generation."""
+def circle_key(circle: Circle, generation: int | None = None) -> str:
+    """The secret part of the circle's link (and its API token), for this generation (or
+    for an earlier ``generation``: a key that no longer opens it)."""
+    if generation is None:
+        generation = circle.link_generation
     secret = str(current_app.config["SECRET_KEY"]).encode()
-    message = f"circle-link:{circle.public_id}:{circle.link_generation}".encode()
+    message = f"circle-link:{circle.public_id}:{generation}".encode()
     digest = hmac.new(secret, message, hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")[:KEY_LENGTH]
 

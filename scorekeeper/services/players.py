@@ -6,6 +6,7 @@ import unicodedata
 
 from sqlalchemy import select
 
+from scorekeeper.engine import has_control
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _
 from scorekeeper.models import NAME_MAX, Player
@@ -17,11 +18,6 @@ def fold_text(raw: object) -> str:
     if not isinstance(raw, str):
         return ""
     return " ".join(unicodedata.normalize("NFC", raw).split())
-
-
-def has_control(text: str) -> bool:
-    """Whether ``text`` holds a control (or other invisible format) character."""
-    return any(unicodedata.category(ch).startswith("C") for ch in text)
 
 
 def clean_name(raw: object) -> str:

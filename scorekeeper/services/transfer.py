@@ -45,7 +45,6 @@ import json
 import math
 import re
 import secrets
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -200,10 +199,22 @@ def _dump(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
 
 
-def game_json(game: Game, *, reveal_open_bids: bool = False) -> str:
-    """One game's JSON file (a download: no scorer secret in it)."""
+# What a change's data may say beyond the game itself (the name of the circle it was
+# moved into): for the scorer and the circle's people, never for a view link alone.
+BEYOND_THE_GAME = ("circle",)
+
+
+def game_json(game: Game, *, reveal_open_bids: bool = False, follower: bool = False) -> str:
+    """One game's JSON file (a download: no scorer secret in it). For a ``follower``
+    (who holds the view link alone) the changes say nothing beyond the game."""
     data = game_data(game, reveal_open_bids=reveal_open_bids)
     del data["scorer_token_hash"]
+    if follower:
+        for change in data["changes"]:
+            if isinstance(change["data"], dict):
+                change["data"] = {
+                    k: v for k, v in change["data"].items() if k not in BEYOND_THE_GAME
+                }
     return _dump({"format": GAME_FORMAT, "version": VERSION, "game": data})
 
 
@@ -578,8 +589,7 @@ def _text(value: object, what: What, longest: int) -> str:
         raise _bad(_("%(what)s must be a text.", what=what))
     if len(value) > longest:
         raise _bad(_("%(what)s is longer than %(longest)s characters.", what=what, longest=longest))
-    # isprintable() is false for every control character (and for spaces other than " ").
-    if not value.isprintable() and any(unicodedata.category(ch)[0] == "C" for ch in value):
+    if engine.has_control(value):
         raise _bad(_("%(what)s contains control characters.", what=what))
     return value
 

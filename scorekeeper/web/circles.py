@@ -88,13 +88,20 @@ def _not_created(exc: Rejected) -> Response:
 
 
 def _join_again(remembered: dict[str, str], **_: object) -> None:
-    # A retried creation: the first answer (and its cookie) got lost on the way.
-    if "circle" in remembered:
-        try:
-            circle = circle_service.get_circle(remembered["circle"])
-        except NotFound:
-            return
-        join_circle(circle, circle_service.circle_key(circle))
+    """A retried creation (its first answer, cookie and all, got lost on the way) joins
+    with what that answer gave: the link of the generation the circle was made with, and
+    only while that link still opens it. After "Make a new link" the replay leads where
+    the old link leads (the circle's 404), and the new key never reaches the session."""
+    generation = remembered.get("generation", "")
+    if "circle" not in remembered or not generation.isdigit():
+        return
+    try:
+        circle = circle_service.get_circle(remembered["circle"])
+    except NotFound:
+        return
+    key = circle_service.circle_key(circle, int(generation))
+    if circle_service.key_matches(circle, key):
+        join_circle(circle, key, remembered.get("proof", ""))
 
 
 @bp.post("/circles")
@@ -108,8 +115,10 @@ def create_circle() -> ResponseReturnValue:
     circle = circle_service.create_circle(
         request.form.get("name", ""), request.form.get("passphrase", "")
     )
-    join_circle(circle, circle_service.circle_key(circle), circle_service.passphrase_proof(circle))
-    remember(circle=circle.public_id)
+    proof = circle_service.passphrase_proof(circle)
+    join_circle(circle, circle_service.circle_key(circle), proof)
+    # Kept sealed with the answer (never sent): what a replay may give back.
+    remember(circle=circle.public_id, generation=str(circle.link_generation), proof=proof)
     return redirect(url_for("web.circle_home", circle_id=circle.public_id, welcome=1), 303)
 
 
@@ -146,13 +155,15 @@ def open_circle(circle_id: str, key: str) -> ResponseReturnValue:
 def unlock_circle(circle_id: str, key: str) -> ResponseReturnValue:
     """The circle's passphrase, once per browser; guesses are limited per client."""
     circle = _linked_circle(circle_id, key)
-    client = f"{circle.public_id}:{ratelimit.client_address()}"
-    wait = ratelimit.blocked("circle-passphrase", client)
-    if wait:
-        return _passphrase_form(circle, key, 429, ratelimit.wait_message(wait))
+    guess = ratelimit.take_guess(
+        "circle-passphrase", f"{circle.public_id}:{ratelimit.client_address()}"
+    )
+    if guess.wait:
+        message = ratelimit.wait_message(guess.wait)
+        return ratelimit.refused(_passphrase_form(circle, key, 429, message), guess.wait)
     if not circle_service.passphrase_matches(circle, request.form.get("passphrase", "")):
-        ratelimit.record_failure("circle-passphrase", client)
         return _passphrase_form(circle, key, 403, _("That is not the circle's passphrase."))
+    ratelimit.was_right(guess)
     join_circle(circle, key, circle_service.passphrase_proof(circle))
     return redirect(url_for("web.circle_home", circle_id=circle.public_id), 303)
 

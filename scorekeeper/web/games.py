@@ -282,7 +282,9 @@ def view_qr(public_id: str) -> Response:
     game = load_game(public_id)
     image = qr_image(url_for("web.game", public_id=game.public_id, _external=True))
     response = Response(image, mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "public, max-age=86400"
+    # The browser may keep it (its URL names the game); a shared cache must not: the code
+    # encodes the host and forwarded prefix it was asked at, which its URL does not show.
+    response.headers["Cache-Control"] = "private, max-age=86400"
     return response
 
 

@@ -373,8 +373,11 @@ def history_upload(circle_id: str) -> BaseResponse | tuple[str, int]:
 
 @bp.get("/games/<public_id>/export.json")
 def game_export_json(public_id: str) -> Response:
-    """One game as JSON (for whoever holds its view link)."""
-    body = transfer.game_json(load_game(public_id))
+    """One game as JSON (for whoever holds its view link; the name of its circle only for
+    its scorer and the circle's people)."""
+    game = load_game(public_id)
+    follower = not (scores(game) or is_member_of(game.circle_id))
+    body = transfer.game_json(game, follower=follower)
     return _download(body, "application/json", f"wizard-{public_id}.json")
 
 

@@ -58,7 +58,7 @@ def test_a_name_written_as_a_pair_is_one_character(client: FlaskClient) -> None:
 def test_the_engine_refuses_a_reason_with_a_lone_surrogate() -> None:
     with pytest.raises(InvalidRound) as refused:
         check_adjustment(Adjustment(0, 5, "x\ud800y"), 3)
-    assert refused.value.code == "adjustment_reason"
+    assert refused.value.code == "adjustment_reason_characters"
     assert check_adjustment(Adjustment(0, 5, "\N{PLAYING CARD BLACK JOKER}"), 3).reason
 
 

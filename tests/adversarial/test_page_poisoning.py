@@ -146,6 +146,20 @@ def test_a_plain_prefix_gets_its_own_page_and_never_the_others(app: Flask) -> No
     assert "/scores/" not in live
 
 
+def test_the_qr_code_of_the_view_link_is_no_shared_caches_to_keep(app: Flask) -> None:
+    # The QR code encodes the address it was asked at (host, forwarded prefix): a copy
+    # kept by a cache in front would hand one reader's address to every other.
+    pid = new_game(app.test_client())
+    client = app.test_client()
+    prefixed = client.get(f"/games/{pid}/qr.svg", headers={"X-Forwarded-Prefix": "/scores"})
+    plain = client.get(f"/games/{pid}/qr.svg")
+    assert prefixed.status_code == plain.status_code == 200
+    assert prefixed.data != plain.data  # each encodes its own address
+    for answer in (prefixed, plain):
+        control = {d.strip() for d in answer.headers["Cache-Control"].split(",")}
+        assert "private" in control and "public" not in control, control
+
+
 def test_every_link_of_a_followers_page_stays_on_the_server(app: Flask) -> None:
     pid = new_game(app.test_client())
     stranger = app.test_client()

@@ -9,6 +9,7 @@ Before, 300 guesses went through in 0.9 s.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -42,6 +43,20 @@ def private_app(tmp_path: Path, database_url: str, name: str, **config: object) 
     with app.app_context():
         upgrade()
     return app
+
+
+@contextmanager
+def private_server(
+    tmp_path: Path, database_url: str, name: str, **config: object
+) -> Iterator[Flask]:
+    """:func:`private_app` (as an app server of its own), closed after use."""
+    app = private_app(tmp_path, database_url, name, **config)
+    try:
+        yield app
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
 
 
 @pytest.fixture
@@ -211,7 +226,7 @@ def test_the_window_and_count_are_configurable(
 def test_behind_a_proxy_the_forwarded_address_is_the_client(
     tmp_path: Path, database_url: str, clock: Clock
 ) -> None:
-    app = private_app(tmp_path, database_url, "proxied", PROXY_HOPS=1)
+    app = private_app(tmp_path, database_url, "proxied", PROXY_HOPS=1, TRUSTED_PROXIES="10.0.0.10")
     try:
         proxy = from_address(app, "10.0.0.10")  # every request comes from the proxy
         for n in range(LIMIT):

@@ -49,7 +49,11 @@ def test_given_shown_and_taken_back(api: Api) -> None:
         ({"seat": 3, "points": 10}, 422, "adjustment_seat"),
         ({"seat": -1, "points": 10}, 422, "adjustment_seat"),
         ({"seat": 0, "points": 10, "reason": "x" * 61}, 422, "adjustment_reason"),
-        ({"seat": 0, "points": 10, "reason": "nul\x00here"}, 422, "adjustment_reason"),
+        ({"seat": 0, "points": 10, "reason": "nul\x00here"}, 422, "adjustment_reason_characters"),
+        *(
+            ({"seat": 0, "points": 10, "reason": f"re{c}voke"}, 422, "adjustment_reason_characters")
+            for c in ("\u202e", "\u200b", "\ufeff", "\u2066")
+        ),
         ({"seat": 0}, 400, "bad_request"),
         ({"seat": 0, "points": "10"}, 400, "bad_request"),
         ({"seat": 0, "points": 10, "extra": 1}, 400, "bad_request"),

@@ -230,3 +230,24 @@ def test_a_game_in_a_circle_stays_there(app: Flask, anna: Phone) -> None:
     assert _circle_of_game(app, pid) == thursday
     assert _players_of(app, thursday) == ["Anna", "Ben", "Cat"]
     assert _players_of(app, family) == []
+
+
+def test_a_view_link_export_does_not_name_the_circle(
+    app: Flask, anna: Phone, ben: Phone, stranger: Phone
+) -> None:
+    # A view link shows that one game and nothing else: not the name of the circle it
+    # was moved into (its change log keeps it for the scorer and the circle's people).
+    circle_id = anna.make_circle("Secret Society of Thursday")
+    one_off = anna.new_game(["Anna", "Ben", "Cat"])
+    anna.exact_round(one_off, 1)
+    assert anna.client.post(f"/games/{one_off}/move", data={"circle": circle_id}).status_code == 303
+    ben.open(anna.link(circle_id))
+    follower = stranger.client.get(f"/games/{one_off}/export.json")
+    assert follower.status_code == 200
+    assert "Secret Society" not in follower.get_data(as_text=True)
+    moved = [c for c in follower.get_json()["game"]["changes"] if c["action"] == "circle"]
+    assert len(moved) == 1 and "circle" not in (moved[0]["data"] or {})
+    for phone in (anna, ben):  # the scorer, and a member of the circle
+        export = phone.client.get(f"/games/{one_off}/export.json").get_json()
+        moved = [c for c in export["game"]["changes"] if c["action"] == "circle"]
+        assert moved[0]["data"] == {"circle": "Secret Society of Thursday"}

@@ -13,10 +13,23 @@ import subprocess
 import pytest
 from flask import Flask
 
-from scorekeeper.engine import Adjustment, RoundEntry, RuleSet, score_sheet
+from scorekeeper.engine import (
+    Adjustment,
+    InvalidRound,
+    RoundEntry,
+    RuleSet,
+    check_adjustment,
+    score_sheet,
+)
 from scorekeeper.services import games as game_service
+from scorekeeper.services import players as player_service
 from scorekeeper.services import transfer
 from tests.web.support import Pages, alert, pad_totals, section, text_of
+
+# Characters a name can't hold, and so neither can a reason: a mark that shows the text
+# after it right to left, a zero-width space, a byte order mark, a left-to-right isolate.
+HIDDEN = ["\u202e", "\u200b", "\ufeff", "\u2066"]
+HIDDEN_REFUSED = "The reason can't contain invisible or control characters."
 
 
 def _game(pages: Pages) -> str:
@@ -57,7 +70,8 @@ def test_an_adjustment_counts_in_the_total_from_its_round_on() -> None:
         (Adjustment(0, -501), "adjustment_points"),
         (Adjustment(0, True), "adjustment_points"),  # type: ignore[arg-type]
         (Adjustment(0, 10, "x" * 61), "adjustment_reason"),
-        (Adjustment(0, 10, "line\nbreak"), "adjustment_reason"),
+        (Adjustment(0, 10, "line\nbreak"), "adjustment_reason_characters"),
+        *((Adjustment(0, 10, f"re{c}voke"), "adjustment_reason_characters") for c in HIDDEN),
     ],
 )
 def test_the_engine_refuses_what_is_not_an_adjustment(adjustment: Adjustment, code: str) -> None:
@@ -67,6 +81,26 @@ def test_the_engine_refuses_what_is_not_an_adjustment(adjustment: Adjustment, co
     with pytest.raises(InvalidRound) as refused:
         score_sheet(RuleSet(), 3, 0, [entry])
     assert refused.value.code == code
+
+
+@pytest.mark.parametrize(
+    "text",
+    [*(f"Ann{c}e" for c in [*HIDDEN, "\x07", "\x7f", "\ue000", "\U000e0041"]), "Anne", "Zoë ♠"],
+)
+def test_a_reason_takes_the_characters_a_name_takes(text: str) -> None:
+    try:
+        player_service.clean_name(text)
+        name_taken = True
+    except game_service.Rejected as exc:
+        assert exc.message == "Names can't contain control characters."
+        name_taken = False
+    try:
+        check_adjustment(Adjustment(0, 10, text), 3)
+        reason_taken = True
+    except InvalidRound as exc:
+        assert exc.code == "adjustment_reason_characters"
+        reason_taken = False
+    assert reason_taken == name_taken == (text.isprintable())
 
 
 def test_a_round_not_played_has_no_adjustment() -> None:
@@ -137,7 +171,8 @@ def test_a_typed_minus_sign_is_read_too(pages: Pages) -> None:
         ({"seat": 7, "points": "10", "sign": "bonus"}, "Choose one of the 3 players."),
         ({"seat": "x", "points": "10", "sign": "bonus"}, "Choose one of the 3 players."),
         ({"seat": 0, "points": "10", "reason": "x" * 61}, "at most 60 characters"),
-        ({"seat": 0, "points": "10", "reason": "a\x00b"}, "at most 60 characters"),
+        ({"seat": 0, "points": "10", "reason": "a\x00b"}, HIDDEN_REFUSED),
+        *(({"seat": 0, "points": "10", "reason": f"re{c}voke"}, HIDDEN_REFUSED) for c in HIDDEN),
     ],
 )
 def test_refused_in_words_where_the_scorer_looks_and_nothing_stored(
@@ -234,6 +269,7 @@ def test_kept_in_the_exports_and_read_back(app: Flask, pages: Pages) -> None:
         ([{"seat": 1, "points": 10, "why": ""}], "each is {seat, points, reason}"),
         ("ten", "must be a list"),
         ([{"seat": 1, "points": 10, "reason": ""}] * 21, "must be a list of at most 20"),
+        *(([{"seat": 1, "points": 10, "reason": f"re{c}voke"}], HIDDEN_REFUSED) for c in HIDDEN),
     ],
 )
 def test_an_import_with_bad_adjustments_is_refused(
