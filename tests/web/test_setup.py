@@ -308,8 +308,8 @@ def test_the_follow_card_is_offered_once_per_circle_evening(
     second = pages.create(["Ann", "Ben", "Cat", "Dan"], circle=circle)
     assert "welcome" not in second.headers["Location"]
     other = pages.make_circle("Sunday")
-    assert pages.create(["Eve", "Fay", "Gus"], circle=other).headers["Location"].endswith(
-        "?welcome=1"
+    assert (
+        pages.create(["Eve", "Fay", "Gus"], circle=other).headers["Location"].endswith("?welcome=1")
     )
     for _ in range(2):
         one_off = pages.create(["Hal", "Ida", "Jo"], circle="")
@@ -322,6 +322,8 @@ def test_the_follow_card_is_offered_once_per_circle_evening(
     # A forged or odd record of it is no record.
     with client.session_transaction() as session:
         session["welcomed"] = {circle: "yesterday", "x" * 400: -5}
-    assert pages.create(["Ann", "Ben", "Cat"], circle=circle).headers["Location"].endswith(
-        "?welcome=1"
+    assert (
+        pages.create(["Ann", "Ben", "Cat"], circle=circle)
+        .headers["Location"]
+        .endswith("?welcome=1")
     )
