@@ -178,3 +178,63 @@ def test_r17_the_podium_breaks_a_long_name_between_syllables(
     assert "".join(lines) == ONE_LONG[5]
     assert all(len(line.strip("-")) >= 3 for line in lines), lines
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+# Each player's share of the pad's width (their name's head), and the rows where the
+# dealer's mark in the corner of a total cell runs into the total's digits.
+COLUMNS = """() => {
+    const widths = [...document.querySelectorAll('#pad thead th.name')]
+        .map(th => th.getBoundingClientRect().width);
+    const overlaps = [];
+    for (const mark of document.querySelectorAll('#pad td.total .dealer-mark')) {
+        const cell = mark.closest('td');
+        const digits = [...cell.childNodes].find(n => n.nodeType === 3 && n.data.trim());
+        if (!digits) continue;
+        const range = document.createRange();
+        range.selectNodeContents(digits);
+        const a = mark.getBoundingClientRect();
+        const b = range.getBoundingClientRect();
+        if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) {
+            overlaps.push(cell.closest('tr').id + ' ' + digits.data);
+        }
+    }
+    return {widths, overlaps};
+}"""
+ONE_LONG_AMONG_SHORT = ["Anna", "Bo", "Christopher-Alexander", "Dora", "Eva", "Fay"]
+
+
+@pytest.mark.parametrize("look", ["light", "dark"])
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize(("width", "height"), [(360, 640), (375, 667), (390, 844)])
+def test_the_players_share_the_pad_evenly_and_the_dealer_mark_stays_clear_of_the_total(
+    app: Flask,
+    live_server: str,
+    browser: Browser,
+    browser_context_args: dict[str, Any],
+    artifacts: Path,
+    players: int,
+    width: int,
+    height: int,
+    look: str,
+) -> None:
+    """With three or four players a long double name among short ones takes no more of
+    the pad than theirs (it breaks at its hyphen and syllables instead); five or six
+    share a phone's width by what their columns need (a wide total, a name held to
+    about its width), never one column twice another. The dealer's mark never touches
+    the digits of the total in its cell, however wide they grow."""
+    context = browser.new_context(
+        **{**browser_context_args, "viewport": {"width": width, "height": height}}
+    )
+    context.add_cookies([{"name": "theme", "value": look, "url": live_server}])
+    try:
+        phone = context.new_page()
+        names = ONE_LONG_AMONG_SHORT[:players]
+        phone.goto(live_server + scored_game(app, names, rounds=12 if players < 5 else 7))
+        phone.locator("#pad").scroll_into_view_if_needed()
+        phone.screenshot(path=artifacts / f"pad-even-{width}-{players}-{look}.png")
+        assert_fits(phone, width)
+        found = phone.evaluate(COLUMNS)
+        assert max(found["widths"]) <= min(found["widths"]) * (1.02 if players < 5 else 1.4)
+        assert found["overlaps"] == [], found
+    finally:
+        context.close()
