@@ -6,7 +6,7 @@ first round, the other phones invited at the top with a QR code that loads when 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from flask import Flask
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from scorekeeper.services import games as game_service
+from tests.browser.conftest import LOOKS, PHONES
 from tests.browser.test_a11y import TAP_TARGETS, axe_problems
 
 NAMES = ["Maximilian", "Anna-Lena", "Christopher", "Dora", "Emil", "Friederike"]
@@ -242,24 +243,19 @@ LONG_ROUNDS = [
 ]
 
 
-@pytest.mark.parametrize("look", ["light", "dark"])
-@pytest.mark.parametrize(("width", "height"), [(360, 640), (375, 667), (390, 844)])
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize(("width", "height"), PHONES)
 def test_the_standings_show_every_name_whole_with_room_before_the_points_behind(
     app: Flask,
     live_server: str,
-    browser: Browser,
-    browser_context_args: dict[str, Any],
+    phone_in: Callable[[int, int, str], Page],
     artifacts: Path,
     width: int,
     height: int,
     look: str,
 ) -> None:
     link = game(app, LONG_LEAD, LONG_ROUNDS)
-    context = browser.new_context(
-        **{**browser_context_args, "viewport": {"width": width, "height": height}}
-    )
-    context.add_cookies([{"name": "theme", "value": look, "url": live_server}])
-    phone = context.new_page()
+    phone = phone_in(width, height, look)
     phone.goto(live_server + link)
     in_view(phone, phone.locator("#standings"))
     assert lines(phone) == [
@@ -276,7 +272,6 @@ def test_the_standings_show_every_name_whole_with_room_before_the_points_behind(
         # The points behind stand apart from the total: at least a space's width.
         assert line["room"] is None or line["room"] >= 6, line
     phone.screenshot(path=artifacts / f"standings-long-{width}-{look}.png")
-    context.close()
 
 
 @pytest.mark.parametrize("width", [360, 390])
