@@ -521,19 +521,18 @@ def _points() -> object:
     return -number if raw.startswith("-") else number
 
 
-def _adjust(
-    public_id: str, number: int, change: Callable[[Game], None], note: str
-) -> ResponseReturnValue:
-    """A bonus or penalty given or taken back: the correction panel again, with the pad
-    and standings as they now stand (refused: :func:`_adjust_rejected`)."""
+def _adjust(public_id: str, number: int, change: Callable[[Game], str]) -> ResponseReturnValue:
+    """A bonus or penalty given or taken back: the page goes back to the round being
+    entered (or the final standings), with the note ``change`` returns and the pad and
+    standings as they now stand (refused: :func:`_adjust_rejected`, on the correction
+    panel)."""
     game = load_game(public_id)
     require_scorer(game)
     _completed_round(game, number)
-    change(game)
-    flash(note)
+    flash(change(game), "adjusted")
     if not is_htmx():
         return _back_to_game(game)
-    return _edit_response(game, number)
+    return _game_response(game)
 
 
 def _adjust_rejected(exc: Rejected, public_id: str, number: int, **_: object) -> Response:
@@ -546,30 +545,48 @@ def _adjust_rejected(exc: Rejected, public_id: str, number: int, **_: object) ->
     )
 
 
+def _adjustment_facts(game: Game, number: int, given: dict[str, Any]) -> dict[str, object]:
+    """What a note about a bonus or penalty names: the round, the points, the player."""
+    name = game_service.names_of(game)[given["seat"]]
+    return {"number": number, "points": i18n.signed(given["points"]), "name": name}
+
+
 @bp.post("/games/<public_id>/rounds/<int:number>/adjust")
 @_writes(_adjust_rejected)
 def add_adjustment(public_id: str, number: int) -> ResponseReturnValue:
     """A one-off bonus or penalty for a player in a played round."""
-    return _adjust(
-        public_id,
-        number,
-        lambda g: game_service.add_adjustment(
-            g, number, _form_int("seat"), _points(), request.form.get("reason", ""), _version()
-        ),
-        i18n._("Round %(number)s: bonus or penalty given.", number=number),
-    )
+
+    def give(game: Game) -> str:
+        seat, reason = _form_int("seat"), request.form.get("reason", "")
+        index = game_service.add_adjustment(game, number, seat, _points(), reason, _version())
+        # The note's "Undo" takes this one back.
+        undo = url_for("web.remove_adjustment", public_id=public_id, number=number, index=index)
+        flash(undo, "adjusted-undo")
+        played = next(r for r in game.rounds if r.number == number)
+        given = (played.adjustments or [])[index]
+        facts = _adjustment_facts(game, number, given)
+        if given["reason"]:
+            return i18n._(
+                "Round %(number)s: %(points)s for %(name)s (%(reason)s).",
+                **facts,
+                reason=given["reason"],
+            )
+        return i18n._("Round %(number)s: %(points)s for %(name)s.", **facts)
+
+    return _adjust(public_id, number, give)
 
 
 @bp.post("/games/<public_id>/rounds/<int:number>/adjust/<int:index>/remove")
 @_writes(_adjust_rejected)
 def remove_adjustment(public_id: str, number: int, index: int) -> ResponseReturnValue:
     """Take a bonus or penalty back."""
-    return _adjust(
-        public_id,
-        number,
-        lambda g: game_service.remove_adjustment(g, number, index, _version()),
-        i18n._("Round %(number)s: bonus or penalty taken back.", number=number),
-    )
+
+    def take_back(game: Game) -> str:
+        gone = game_service.remove_adjustment(game, number, index, _version())
+        facts = _adjustment_facts(game, number, gone)
+        return i18n._("Round %(number)s: %(points)s for %(name)s taken back.", **facts)
+
+    return _adjust(public_id, number, take_back)
 
 
 @bp.get("/games/<public_id>/rounds/<int:number>/delete")
