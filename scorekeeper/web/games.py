@@ -15,6 +15,7 @@ from flask import (
     Response,
     abort,
     flash,
+    get_flashed_messages,
     make_response,
     redirect,
     render_template,
@@ -68,7 +69,7 @@ def _context(game: Game, **extra: Any) -> dict[str, Any]:
         # the page cache can keep it whole (scorekeeper/web/cached.py).
         "csrf_header": scorer,
         # "Undo" right after a tap scored a round: that round, open again.
-        "reopen": game_service.reopenable(game) if scorer else None,
+        "reopen": _reopen_offer(game) if scorer else None,
         # A finished game's next game (Play again), where its phones are led.
         "next_game": game_service.next_game_of(game) if pad.finished else None,
         "trumps": trump_options(pad.rules),
@@ -93,6 +94,17 @@ def _context(game: Game, **extra: Any) -> dict[str, Any]:
         context["log"] = page_service.change_log(game)
     context.update(extra)
     return context
+
+
+def _reopen_offer(game: Game) -> int | None:
+    """The round "Undo" may open again. The last round's only in the answer to the tap
+    that scored it (:func:`_act` flashes its number): once the final standings were
+    shown, they come back without it, however long after; the pad corrects the round."""
+    number = game_service.reopenable(game)
+    if number is None or game.finished_at is None:
+        return number
+    offered = ("reopen", str(number)) in get_flashed_messages(with_categories=True)
+    return number if offered else None
 
 
 def _page(template: str, fragment: str, status: int = 200, **context: Any) -> Response:
@@ -135,6 +147,8 @@ def _act(
     scored = change(game)
     if done:
         flash(done)
+    if scored is not None and game.finished_at is not None:
+        flash(str(scored), "reopen")  # the last round: Undo with this answer only
     if not is_htmx():
         return _back_to_game(game)
     if draft and scored is None and _version() is not None:
