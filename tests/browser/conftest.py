@@ -2,6 +2,7 @@
 
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -137,3 +138,28 @@ def phone_in(
     yield open_page
     for context in contexts:
         context.close()
+
+
+@dataclass(frozen=True)
+class Phone:
+    """A page on one of the checked phones, in one look."""
+
+    page: Page
+    width: int
+    height: int
+    look: str
+
+    @property
+    def label(self) -> str:
+        """For a screenshot's file name: "360-light"."""
+        return f"{self.width}-{self.look}"
+
+
+@pytest.fixture(
+    params=[(width, height, look) for width, height in PHONES for look in LOOKS],
+    ids=lambda p: f"{p[0]}x{p[1]}-{p[2]}",
+)
+def each_phone(request: pytest.FixtureRequest, phone_in: Callable[[int, int, str], Page]) -> Phone:
+    """The test runs on each checked phone size (PHONES) in each look (LOOKS)."""
+    width, height, look = request.param
+    return Phone(phone_in(width, height, look), width, height, look)

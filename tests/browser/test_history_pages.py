@@ -6,7 +6,6 @@ the games list."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import games as game_service
-from tests.browser.conftest import LOOKS, PHONES
+from tests.browser.conftest import Phone
 
 NAMES = ["Christopher-Alexander", "Bartholomäus", "Anna-Lena", "Maximilian"]
 
@@ -126,19 +125,11 @@ def member(phone: Page, live_server: str, pages: dict[str, str]) -> None:
         phone.goto(live_server + pages[f"scorer{n}"])
 
 
-@pytest.mark.parametrize("look", LOOKS)
-@pytest.mark.parametrize(("width", "height"), PHONES)
 def test_no_dot_is_left_alone_at_a_lines_end_or_start(
-    app: Flask,
-    live_server: str,
-    phone_in: Callable[[int, int, str], Page],
-    artifacts: Path,
-    width: int,
-    height: int,
-    look: str,
+    app: Flask, live_server: str, each_phone: Phone, artifacts: Path
 ) -> None:
     pages = history(app)
-    phone = phone_in(width, height, look)
+    phone = each_phone.page
     member(phone, live_server, pages)
     stray = {}
     for name in ("home", "circle", "games", "records", "player"):
@@ -146,8 +137,8 @@ def test_no_dot_is_left_alone_at_a_lines_end_or_start(
         expect(phone.locator("main")).to_be_visible()
         stray[name] = phone.evaluate(STRAY_DOTS)
         assert phone.evaluate(CUT_OFF) == [], name
-        assert phone.evaluate("document.documentElement.scrollWidth") <= width, name
-        phone.screenshot(path=artifacts / f"dots-{name}-{width}-{look}.png", full_page=True)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= each_phone.width
+        phone.screenshot(path=artifacts / f"dots-{name}-{each_phone.label}.png", full_page=True)
     assert stray == dict.fromkeys(stray, [])
 
 
@@ -172,25 +163,15 @@ TABLE = """() => {
     ("language", "wins"),
     [("en", "1 of 3 finished games"), ("de", "1 von 3 beendeten Spielen")],
 )
-@pytest.mark.parametrize("look", LOOKS)
-@pytest.mark.parametrize(("width", "height"), PHONES)
 def test_the_head_to_head_table_shows_whole_and_the_wins_say_out_of_what(
-    app: Flask,
-    live_server: str,
-    phone_in: Callable[[int, int, str], Page],
-    artifacts: Path,
-    width: int,
-    height: int,
-    look: str,
-    language: str,
-    wins: str,
+    app: Flask, live_server: str, each_phone: Phone, artifacts: Path, language: str, wins: str
 ) -> None:
     """Anna-Lena played four games, three of them finished, and won one: her wins read
     "1 of 3 finished games (33 %)" beside "4 (1 ongoing)", not "1 (33 %)". Her record
     against each of three long names fits the phone, every column whole, in German
     too (no box to scroll sideways without a sign that it does)."""
     pages = history(app)
-    phone = phone_in(width, height, look)
+    phone = each_phone.page
     phone.context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
     member(phone, live_server, pages)
     phone.goto(live_server + pages["player"])
@@ -201,24 +182,16 @@ def test_the_head_to_head_table_shows_whole_and_the_wins_say_out_of_what(
     assert found["scroll"] <= found["width"], found
     assert found["cut"] == [], found
     phone.locator(".table-box").last.scroll_into_view_if_needed()
-    phone.screenshot(path=artifacts / f"head-to-head-{language}-{width}-{look}.png")
+    phone.screenshot(path=artifacts / f"head-to-head-{language}-{each_phone.label}.png")
 
 
-@pytest.mark.parametrize("look", LOOKS)
-@pytest.mark.parametrize(("width", "height"), PHONES)
 def test_play_again_and_delete_line_up_in_the_games_list(
-    app: Flask,
-    live_server: str,
-    phone_in: Callable[[int, int, str], Page],
-    artifacts: Path,
-    width: int,
-    height: int,
-    look: str,
+    app: Flask, live_server: str, each_phone: Phone, artifacts: Path
 ) -> None:
     """A finished game's Play again and Delete stand one above the other in one column,
     equally wide and centred on the same line."""
     pages = history(app)
-    phone = phone_in(width, height, look)
+    phone = each_phone.page
     member(phone, live_server, pages)
     phone.goto(live_server + pages["games"])
     finished = phone.locator("li.game-line", has=phone.locator(".again-form"))
@@ -230,4 +203,4 @@ def test_play_again_and_delete_line_up_in_the_games_list(
         assert abs(again["x"] - delete["x"]) <= 1, (again, delete)
         assert abs(again["width"] - delete["width"]) <= 1, (again, delete)
         assert delete["y"] >= again["y"] + again["height"], (again, delete)
-    phone.screenshot(path=artifacts / f"games-list-again-delete-{width}-{look}.png")
+    phone.screenshot(path=artifacts / f"games-list-again-delete-{each_phone.label}.png")

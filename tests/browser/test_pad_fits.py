@@ -4,7 +4,7 @@ names break between syllables), with the worst totals a game of six reaches."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,7 @@ from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 
 from scorekeeper.services import games as game_service
-from tests.browser.conftest import LOOKS, PHONES
+from tests.browser.conftest import Phone
 
 LONG_NAMES = ["Maximilian", "Anna-Lena", "Christopher", "Bartholomew", "Konstantin", "Friederike"]
 SHORT_NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
@@ -204,30 +204,21 @@ COLUMNS = """() => {
 ONE_LONG_AMONG_SHORT = ["Anna", "Bo", "Christopher-Alexander", "Dora", "Eva", "Fay"]
 
 
-@pytest.mark.parametrize("look", LOOKS)
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
-@pytest.mark.parametrize(("width", "height"), PHONES)
 def test_the_players_share_the_pad_evenly_and_the_dealer_mark_stays_clear_of_the_total(
-    app: Flask,
-    live_server: str,
-    phone_in: Callable[[int, int, str], Page],
-    artifacts: Path,
-    players: int,
-    width: int,
-    height: int,
-    look: str,
+    app: Flask, live_server: str, each_phone: Phone, artifacts: Path, players: int
 ) -> None:
     """With three or four players a long double name among short ones takes no more of
     the pad than theirs (it breaks at its hyphen and syllables instead); five or six
     share a phone's width by what their columns need (a wide total, a name held to
     about its width), never one column twice another. The dealer's mark never touches
     the digits of the total in its cell, however wide they grow."""
-    phone = phone_in(width, height, look)
+    phone = each_phone.page
     names = ONE_LONG_AMONG_SHORT[:players]
     phone.goto(live_server + scored_game(app, names, rounds=12 if players < 5 else 7))
     phone.locator("#pad").scroll_into_view_if_needed()
-    phone.screenshot(path=artifacts / f"pad-even-{width}-{players}-{look}.png")
-    assert_fits(phone, width)
+    phone.screenshot(path=artifacts / f"pad-even-{players}-{each_phone.label}.png")
+    assert_fits(phone, each_phone.width)
     found = phone.evaluate(COLUMNS)
     assert max(found["widths"]) <= min(found["widths"]) * (1.02 if players < 5 else 1.4)
     assert found["overlaps"] == [], found

@@ -6,7 +6,7 @@ first round, the other phones invited at the top with a QR code that loads when 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ from flask import Flask
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from scorekeeper.services import games as game_service
-from tests.browser.conftest import LOOKS, PHONES
+from tests.browser.conftest import Phone
 from tests.browser.test_a11y import TAP_TARGETS, axe_problems
 
 NAMES = ["Maximilian", "Anna-Lena", "Christopher", "Dora", "Emil", "Friederike"]
@@ -243,19 +243,11 @@ LONG_ROUNDS = [
 ]
 
 
-@pytest.mark.parametrize("look", LOOKS)
-@pytest.mark.parametrize(("width", "height"), PHONES)
 def test_the_standings_show_every_name_whole_with_room_before_the_points_behind(
-    app: Flask,
-    live_server: str,
-    phone_in: Callable[[int, int, str], Page],
-    artifacts: Path,
-    width: int,
-    height: int,
-    look: str,
+    app: Flask, live_server: str, each_phone: Phone, artifacts: Path
 ) -> None:
     link = game(app, LONG_LEAD, LONG_ROUNDS)
-    phone = phone_in(width, height, look)
+    phone = each_phone.page
     phone.goto(live_server + link)
     in_view(phone, phone.locator("#standings"))
     assert lines(phone) == [
@@ -271,7 +263,7 @@ def test_the_standings_show_every_name_whole_with_room_before_the_points_behind(
         assert line["whole"], line  # the leader's name too
         # The points behind stand apart from the total: at least a space's width.
         assert line["room"] is None or line["room"] >= 6, line
-    phone.screenshot(path=artifacts / f"standings-long-{width}-{look}.png")
+    phone.screenshot(path=artifacts / f"standings-long-{each_phone.label}.png")
 
 
 @pytest.mark.parametrize("width", [360, 390])
