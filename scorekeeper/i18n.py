@@ -31,6 +31,7 @@ from flask_babel import (  # type: ignore[import-untyped]
 from flask_babel import gettext as _gettext
 from flask_babel import lazy_gettext as _lazy_gettext
 from flask_babel import ngettext as _ngettext
+from flask_babel import pgettext as _pgettext
 
 from scorekeeper.engine import (
     Bidding,
@@ -61,6 +62,12 @@ def gettext(text: str, **variables: object) -> str:
 def ngettext(singular: str, plural: str, num: int, **variables: object) -> str:
     """The singular or plural of a text for ``num`` (``%(num)s``) in the reader's language."""
     return str(_ngettext(singular, plural, num, **variables))
+
+
+def pgettext(context: str, text: str) -> str:
+    """``text`` in the reader's language, where ``context`` tells a letter or short word
+    from the same one meaning something else."""
+    return str(_pgettext(context, text))
 
 
 def lazy_gettext(text: str, **variables: object) -> LazyString:
@@ -253,6 +260,19 @@ def suit_word(colour: str) -> str:
         "blue": lazy_gettext("blue"),
     }
     return str(words.get(colour, colour))
+
+
+def suit_mark(colour: str) -> str:
+    """A suit colour's mark, so it is never shown by colour alone: the start of its name
+    in the reader's language, long enough that no two suits (nor the dealer's mark)
+    share it ("Y" for yellow; "Ge" Gelb and "Gr" Grün)."""
+    marks = {
+        "yellow": pgettext("the yellow suit's mark", "Y"),
+        "red": pgettext("the red suit's mark", "R"),
+        "green": pgettext("the green suit's mark", "G"),
+        "blue": pgettext("the blue suit's mark", "B"),
+    }
+    return marks.get(colour, colour)
 
 
 def _seat_name(seat: object, names: Sequence[str] | None) -> str:

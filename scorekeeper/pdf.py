@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import mimetypes
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -117,6 +118,18 @@ def footer_lines(texts: list[str], paper: str, landscape: bool) -> int:
     return sum(max(1, math.ceil(len(t) / per_line)) for t in texts)
 
 
+def _lines(pieces: Sequence[str], per_line: float) -> int:
+    """How many lines ``pieces`` take, put side by side (a space apart) and never broken,
+    ``per_line`` characters to a line."""
+    lines, used = 0, per_line
+    for piece in pieces:
+        if used + 1 + len(piece) > per_line:
+            lines, used = lines + 1, len(piece)
+        else:
+            used += 1 + len(piece)
+    return lines
+
+
 def pad_layout(
     paper: str,
     players: int,
@@ -124,13 +137,14 @@ def pad_layout(
     *,
     trump: bool = True,
     small_print: list[str] | None = None,
-    header_text: str = "",
+    header: Sequence[str] = (),
 ) -> PadLayout:
     """Choose the orientation that gives a pen the most room and size the rows and
     columns so that the whole pad fills one page.
 
-    ``small_print`` are the texts of the footer (each starts a line); ``header_text``
-    goes under the date, beside the title (the standings).
+    ``small_print`` are the texts of the footer (each starts a line); ``header`` the
+    pieces that go under the date, beside the title (the standings: a label, then each
+    entry, which a line never breaks).
 
     :raises KeyError: for an unknown paper.
     """
@@ -142,7 +156,7 @@ def pad_layout(
         player = (width - 2 * MARGIN - fixed) / players
         lines = footer_lines(small_print or [], paper, landscape)
         beside_title = width - 2 * MARGIN - TITLE_WIDTH
-        header_lines = math.ceil(len(header_text) * HEADER_CHAR / beside_title)
+        header_lines = _lines(header, beside_title / HEADER_CHAR)
         table = (
             height
             - 2 * MARGIN

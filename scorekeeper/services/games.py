@@ -690,9 +690,10 @@ def add_adjustment(
     points: object,
     reason: object = "",
     version: int | None = None,
-) -> None:
+) -> int:
     """Give ``seat`` a one-off bonus (points > 0) or penalty (< 0) in played round
-    ``number``: in their total from that round on, on the pad and in the log.
+    ``number``: in their total from that round on, on the pad and in the log. Returns
+    its place among the round's bonuses and penalties (what takes it back).
 
     :raises NotFound: for a round not recorded.
     :raises Rejected: for a round not played yet, or a player, points or reason the
@@ -716,12 +717,14 @@ def add_adjustment(
             "adjusted", "adjusted", facts, round_number=rnd.number, data={**given, "name": name}
         ),
     )
+    return len(rnd.adjustments) - 1
 
 
 def remove_adjustment(
     game: Game, number: object, index: object, version: int | None = None
-) -> None:
-    """Take back the ``index``-th bonus or penalty of round ``number`` (logged).
+) -> dict[str, Any]:
+    """Take back the ``index``-th bonus or penalty of round ``number`` (logged); returns
+    what it was.
 
     :raises NotFound: for a round not recorded or no such bonus or penalty.
     """
@@ -744,6 +747,7 @@ def remove_adjustment(
             data={**gone, "name": name},
         ),
     )
+    return gone
 
 
 # -- entering a round tap by tap (the score pad page) ---------------------------------------

@@ -48,11 +48,12 @@ _FRENCH_SYMBOL = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": 
 
 
 def suit_mark(suit: engine.Suit, rules: RuleSet) -> str:
-    """A one-character mark for the suit, so it is never shown by colour alone: the
-    colour's letter (Y, R, G, B) or the French suit symbol (P3)."""
+    """A short mark for the suit, so it is never shown by colour alone: the start of the
+    colour's name in the reader's language (Y, R, G, B; Ge, Ro, Gr, Bl) or the French
+    suit symbol (P3)."""
     if rules.suit_names is SuitNames.FRENCH:
         return _FRENCH_SYMBOL[suit.french]
-    return suit.colour[0].upper()
+    return i18n.suit_mark(suit.colour)
 
 
 def trump_mark(trump: TrumpCall | None, rules: RuleSet) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from scorekeeper import i18n
+from scorekeeper.services import padview
 from scorekeeper.web import bp
 
 
@@ -29,3 +30,9 @@ def utc_short(when: datetime) -> str:
 def signed(value: int | None) -> str:
     """A score change with its sign, in the reader's number format: +30, −10, 0."""
     return i18n.signed(value)
+
+
+@bp.app_template_filter("breakable")
+def breakable(name: str) -> str:
+    """A name that may break between syllables in a narrow column (soft hyphens)."""
+    return padview.breakable(name)

@@ -15,6 +15,7 @@ from flask import (
     Response,
     abort,
     flash,
+    get_flashed_messages,
     make_response,
     redirect,
     render_template,
@@ -68,7 +69,7 @@ def _context(game: Game, **extra: Any) -> dict[str, Any]:
         # the page cache can keep it whole (scorekeeper/web/cached.py).
         "csrf_header": scorer,
         # "Undo" right after a tap scored a round: that round, open again.
-        "reopen": game_service.reopenable(game) if scorer else None,
+        "reopen": _reopen_offer(game) if scorer else None,
         # A finished game's next game (Play again), where its phones are led.
         "next_game": game_service.next_game_of(game) if pad.finished else None,
         "trumps": trump_options(pad.rules),
@@ -93,6 +94,17 @@ def _context(game: Game, **extra: Any) -> dict[str, Any]:
         context["log"] = page_service.change_log(game)
     context.update(extra)
     return context
+
+
+def _reopen_offer(game: Game) -> int | None:
+    """The round "Undo" may open again. The last round's only in the answer to the tap
+    that scored it (:func:`_act` flashes its number): once the final standings were
+    shown, they come back without it, however long after; the pad corrects the round."""
+    number = game_service.reopenable(game)
+    if number is None or game.finished_at is None:
+        return number
+    offered = ("reopen", str(number)) in get_flashed_messages(with_categories=True)
+    return number if offered else None
 
 
 def _page(template: str, fragment: str, status: int = 200, **context: Any) -> Response:
@@ -135,6 +147,8 @@ def _act(
     scored = change(game)
     if done:
         flash(done)
+    if scored is not None and game.finished_at is not None:
+        flash(str(scored), "reopen")  # the last round: Undo with this answer only
     if not is_htmx():
         return _back_to_game(game)
     if draft and scored is None and _version() is not None:
@@ -523,19 +537,18 @@ def _points() -> object:
     return -number if raw.startswith("-") else number
 
 
-def _adjust(
-    public_id: str, number: int, change: Callable[[Game], None], note: str
-) -> ResponseReturnValue:
-    """A bonus or penalty given or taken back: the correction panel again, with the pad
-    and standings as they now stand (refused: :func:`_adjust_rejected`)."""
+def _adjust(public_id: str, number: int, change: Callable[[Game], str]) -> ResponseReturnValue:
+    """A bonus or penalty given or taken back: the page goes back to the round being
+    entered (or the final standings), with the note ``change`` returns and the pad and
+    standings as they now stand (refused: :func:`_adjust_rejected`, on the correction
+    panel)."""
     game = load_game(public_id)
     require_scorer(game)
     _completed_round(game, number)
-    change(game)
-    flash(note)
+    flash(change(game), "adjusted")
     if not is_htmx():
         return _back_to_game(game)
-    return _edit_response(game, number)
+    return _game_response(game)
 
 
 def _adjust_rejected(exc: Rejected, public_id: str, number: int, **_: object) -> Response:
@@ -548,30 +561,48 @@ def _adjust_rejected(exc: Rejected, public_id: str, number: int, **_: object) ->
     )
 
 
+def _adjustment_facts(game: Game, number: int, given: dict[str, Any]) -> dict[str, object]:
+    """What a note about a bonus or penalty names: the round, the points, the player."""
+    name = game_service.names_of(game)[given["seat"]]
+    return {"number": number, "points": i18n.signed(given["points"]), "name": name}
+
+
 @bp.post("/games/<public_id>/rounds/<int:number>/adjust")
 @_writes(_adjust_rejected)
 def add_adjustment(public_id: str, number: int) -> ResponseReturnValue:
     """A one-off bonus or penalty for a player in a played round."""
-    return _adjust(
-        public_id,
-        number,
-        lambda g: game_service.add_adjustment(
-            g, number, _form_int("seat"), _points(), request.form.get("reason", ""), _version()
-        ),
-        i18n._("Round %(number)s: bonus or penalty given.", number=number),
-    )
+
+    def give(game: Game) -> str:
+        seat, reason = _form_int("seat"), request.form.get("reason", "")
+        index = game_service.add_adjustment(game, number, seat, _points(), reason, _version())
+        # The note's "Undo" takes this one back.
+        undo = url_for("web.remove_adjustment", public_id=public_id, number=number, index=index)
+        flash(undo, "adjusted-undo")
+        played = next(r for r in game.rounds if r.number == number)
+        given = (played.adjustments or [])[index]
+        facts = _adjustment_facts(game, number, given)
+        if given["reason"]:
+            return i18n._(
+                "Round %(number)s: %(points)s for %(name)s (%(reason)s).",
+                **facts,
+                reason=given["reason"],
+            )
+        return i18n._("Round %(number)s: %(points)s for %(name)s.", **facts)
+
+    return _adjust(public_id, number, give)
 
 
 @bp.post("/games/<public_id>/rounds/<int:number>/adjust/<int:index>/remove")
 @_writes(_adjust_rejected)
 def remove_adjustment(public_id: str, number: int, index: int) -> ResponseReturnValue:
     """Take a bonus or penalty back."""
-    return _adjust(
-        public_id,
-        number,
-        lambda g: game_service.remove_adjustment(g, number, index, _version()),
-        i18n._("Round %(number)s: bonus or penalty taken back.", number=number),
-    )
+
+    def take_back(game: Game) -> str:
+        gone = game_service.remove_adjustment(game, number, index, _version())
+        facts = _adjustment_facts(game, number, gone)
+        return i18n._("Round %(number)s: %(points)s for %(name)s taken back.", **facts)
+
+    return _adjust(public_id, number, take_back)
 
 
 @bp.get("/games/<public_id>/rounds/<int:number>/delete")

@@ -240,6 +240,11 @@ def _render(pad: PadView | BlankPad, paper: str) -> bytes:
     return pdf.html_to_pdf(html, Path(current_app.static_folder or "static"))
 
 
+def _entry(place: int, name: str, total: int, won: bool) -> str:
+    """One entry of the standings as the pad prints it: "1. ★ Ann 120"."""
+    return f"{place}. {'★ ' if won else ''}{name} {i18n.number(total)}"
+
+
 def pad_context(pad: PadView | BlankPad, paper: str) -> dict[str, Any]:
     """What templates/pad/pad.html needs: the pad, its page layout and its texts."""
     blank = isinstance(pad, BlankPad)
@@ -291,10 +296,7 @@ def pad_context(pad: PadView | BlankPad, paper: str) -> dict[str, Any]:
         len(pad.rows),
         trump=show_trump,
         small_print=small_print,
-        header_text=f"{standings_label}: "
-        + " · ".join(f"{place}. ★ {name} {total}" for place, name, total, _won in standings)
-        if standings
-        else "",
+        header=[f"{standings_label}:", *(_entry(*s) for s in standings)] if standings else [],
     )
     subtitle = (
         _(

@@ -189,17 +189,19 @@
   function show() {
     var n = queue.length;
     net.hidden = false;
-    net.classList.toggle("offline", !online());
-    net.querySelector(".net-state").textContent = net.dataset[online() ? "online" : "offline"];
+    var on = online();
+    net.classList.toggle("offline", !on);
     var save = "";
     if (n) save = n === 1 ? net.dataset.unsavedOne : net.dataset.unsavedMany.replace("{n}", n);
     else if (saveState === "saving") save = net.dataset.saving;
     else if (saveState === "saved") save = net.dataset.saved;
+    // One line in the top bar: "Saving…" and "Saved ✓" say "online" by themselves.
+    net.querySelector(".net-state").textContent = on && save && !n ? "" : net.dataset[on ? "online" : "offline"];
     net.querySelector(".save-state").textContent = save;
     net.classList.toggle("unsaved", n > 0);
     if (banner && saveState !== "refused") {
       banner.hidden = n === 0;
-      banner.textContent = n ? net.dataset[online() ? "saving" : "offline"] + " — " + save : "";
+      banner.textContent = n ? net.dataset[on ? "saving" : "offline"] + " — " + save : "";
     }
   }
 

@@ -1,12 +1,14 @@
 """Real-browser fixtures: Debian's Chromium driven by Playwright, at a phone's size."""
 
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
+from playwright.sync_api import Browser, BrowserContext, Page
 from werkzeug.serving import make_server
 
 # Never `playwright install` here: it downloads a browser. Use the system Chromium.
@@ -111,3 +113,53 @@ def artifacts() -> Path:
     """Directory for screenshots and other output worth looking at (git-ignored)."""
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+# The phone sizes a screen is checked at, and the two looks (the footer's switch).
+PHONES = [(360, 640), (375, 667), (390, 844)]
+LOOKS = ["light", "dark"]
+
+
+@pytest.fixture
+def phone_in(
+    browser: Browser, browser_context_args: dict[str, Any], live_server: str
+) -> Iterator[Callable[[int, int, str], Page]]:
+    """A page on a phone of ``width``×``height`` in ``look`` ("light" paper, "dark" card
+    table, as the footer's switch keeps it in a cookie); closed after the test."""
+    contexts: list[BrowserContext] = []
+
+    def open_page(width: int, height: int, look: str) -> Page:
+        viewport = {"width": width, "height": height}
+        context = browser.new_context(**{**browser_context_args, "viewport": viewport})
+        context.add_cookies([{"name": "theme", "value": look, "url": live_server}])
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@dataclass(frozen=True)
+class Phone:
+    """A page on one of the checked phones, in one look."""
+
+    page: Page
+    width: int
+    height: int
+    look: str
+
+    @property
+    def label(self) -> str:
+        """For a screenshot's file name: "360-light"."""
+        return f"{self.width}-{self.look}"
+
+
+@pytest.fixture(
+    params=[(width, height, look) for width, height in PHONES for look in LOOKS],
+    ids=lambda p: f"{p[0]}x{p[1]}-{p[2]}",
+)
+def each_phone(request: pytest.FixtureRequest, phone_in: Callable[[int, int, str], Page]) -> Phone:
+    """The test runs on each checked phone size (PHONES) in each look (LOOKS)."""
+    width, height, look = request.param
+    return Phone(phone_in(width, height, look), width, height, look)

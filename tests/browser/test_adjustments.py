@@ -1,6 +1,6 @@
 """A penalty given on a 390×844 phone: tap the round on the pad, fill in the bonus or
-penalty, and the total changes with the mark beside it; the panel stays in view and
-axe-core finds nothing serious in it."""
+penalty, and the total changes with the mark beside it; the page goes back to the round
+being entered, saying what was given (with Undo), and axe-core finds nothing serious."""
 
 from __future__ import annotations
 
@@ -34,12 +34,15 @@ def test_a_penalty_through_the_correction_panel(
     artifacts: Path,
     scheme: str,
 ) -> None:
+    """The penalty given, the page is back at the round being entered (round 4), saying
+    what was given, with Undo; the correction panel's way back says where it goes."""
     page = phones(scheme)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(live_server + game_with_rounds(app, 3))
     before = total_of(page, 3, 1)
     open_correction(page, 2)
+    expect(page.locator("#entry .form-actions").get_by_role("link")).to_have_text("Back to round 4")
     section = page.locator("section.adjust")
     section.scroll_into_view_if_needed()
     section.get_by_label("Player").select_option(label="Ben")
@@ -47,21 +50,43 @@ def test_a_penalty_through_the_correction_panel(
     section.get_by_label("Why (optional)").fill("revoke")
     assert axe_problems(page) == []
     section.get_by_role("button", name="− Penalty").click()
-    in_view(page, page.locator("#entry .note", has_text="bonus or penalty given"))
-    expect(page.locator("section.adjust li")).to_contain_text("Ben −10 · revoke")
+    expect(page.locator("#entry-title")).to_have_text("Round 4 of 10")
+    given = page.locator("#entry .note", has_text="Round 2: −10 for Ben (revoke).")
+    in_view(page, given)
     mark = page.locator("#round-2 sup.adj")
     expect(mark).to_have_count(1)
     expect(mark).to_contain_text("−10")
     assert int(total_of(page, 3, 1).replace("−", "-")) == int(before.replace("−", "-")) - 10
-    for button in page.locator("section.adjust").get_by_role("button").all():
-        box = button.bounding_box()
-        assert box is not None and box["height"] >= 44, button
+    assert axe_problems(page) == []
     page.screenshot(path=artifacts / f"pad-penalty-{scheme}.png")
-    # Taken back: the total is what it was.
-    page.locator("section.adjust").get_by_role("button", name="Take back −10 for Ben").click()
+    # Undo right there: the total is what it was, and the round being entered stays.
+    given.get_by_role("button", name="Undo").click()
+    taken = page.locator("#entry .note", has_text="Round 2: −10 for Ben taken back.")
+    in_view(page, taken)
+    expect(page.locator("#entry-title")).to_have_text("Round 4 of 10")
     expect(page.locator("#round-2 sup.adj")).to_have_count(0)
     assert total_of(page, 3, 1) == before
+    expect(taken.get_by_role("button")).to_have_count(0)  # no undo of the undo
     assert errors == []
+
+
+def test_a_bonus_is_taken_back_on_the_correction_panel(
+    page: Page, app: Flask, live_server: str, artifacts: Path
+) -> None:
+    """Taken back from the round's list later: back at the round being entered too."""
+    link = game_with_rounds(app, 3)
+    with app.app_context():
+        game = game_service.get_game(link.split("/")[2])
+        game_service.add_adjustment(game, 2, 0, 15, "house rule")
+    page.goto(live_server + link)
+    before = total_of(page, 3, 0)
+    open_correction(page, 2)
+    listed = page.locator("section.adjust li")
+    expect(listed).to_contain_text("Anna +15 · house rule")
+    listed.get_by_role("button", name="Take back +15 for Anna").click()
+    in_view(page, page.locator("#entry .note", has_text="Round 2: +15 for Anna taken back."))
+    expect(page.locator("#entry-title")).to_have_text("Round 4 of 10")
+    assert int(total_of(page, 3, 0)) == int(before) - 15
 
 
 def test_a_refused_penalty_says_why_where_the_scorer_looks(

@@ -13,6 +13,7 @@ from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 
 from scorekeeper.services import games as game_service
+from tests.browser.conftest import Phone
 
 LONG_NAMES = ["Maximilian", "Anna-Lena", "Christopher", "Bartholomew", "Konstantin", "Friederike"]
 SHORT_NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
@@ -178,3 +179,46 @@ def test_r17_the_podium_breaks_a_long_name_between_syllables(
     assert "".join(lines) == ONE_LONG[5]
     assert all(len(line.strip("-")) >= 3 for line in lines), lines
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+# Each player's share of the pad's width (their name's head), and the rows where the
+# dealer's mark in the corner of a total cell runs into the total's digits.
+COLUMNS = """() => {
+    const widths = [...document.querySelectorAll('#pad thead th.name')]
+        .map(th => th.getBoundingClientRect().width);
+    const overlaps = [];
+    for (const mark of document.querySelectorAll('#pad td.total .dealer-mark')) {
+        const cell = mark.closest('td');
+        const digits = [...cell.childNodes].find(n => n.nodeType === 3 && n.data.trim());
+        if (!digits) continue;
+        const range = document.createRange();
+        range.selectNodeContents(digits);
+        const a = mark.getBoundingClientRect();
+        const b = range.getBoundingClientRect();
+        if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) {
+            overlaps.push(cell.closest('tr').id + ' ' + digits.data);
+        }
+    }
+    return {widths, overlaps};
+}"""
+ONE_LONG_AMONG_SHORT = ["Anna", "Bo", "Christopher-Alexander", "Dora", "Eva", "Fay"]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_the_players_share_the_pad_evenly_and_the_dealer_mark_stays_clear_of_the_total(
+    app: Flask, live_server: str, each_phone: Phone, artifacts: Path, players: int
+) -> None:
+    """With three or four players a long double name among short ones takes no more of
+    the pad than theirs (it breaks at its hyphen and syllables instead); five or six
+    share a phone's width by what their columns need (a wide total, a name held to
+    about its width), never one column twice another. The dealer's mark never touches
+    the digits of the total in its cell, however wide they grow."""
+    phone = each_phone.page
+    names = ONE_LONG_AMONG_SHORT[:players]
+    phone.goto(live_server + scored_game(app, names, rounds=12 if players < 5 else 7))
+    phone.locator("#pad").scroll_into_view_if_needed()
+    phone.screenshot(path=artifacts / f"pad-even-{players}-{each_phone.label}.png")
+    assert_fits(phone, each_phone.width)
+    found = phone.evaluate(COLUMNS)
+    assert max(found["widths"]) <= min(found["widths"]) * (1.02 if players < 5 else 1.4)
+    assert found["overlaps"] == [], found

@@ -1,5 +1,6 @@
 """The standings at a glance on phones: at the top of the scorer's and a follower's page
-without scrolling, current after every round, shared places shared (R17); and before the
+without scrolling, current after every round, shared places shared (R17), every name
+whole (the leader's too) and the points behind apart from the totals; and before the
 first round, the other phones invited at the top with a QR code that loads when asked."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from flask import Flask
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from scorekeeper.services import games as game_service
+from tests.browser.conftest import Phone
 from tests.browser.test_a11y import TAP_TARGETS, axe_problems
 
 NAMES = ["Maximilian", "Anna-Lena", "Christopher", "Dora", "Emil", "Friederike"]
@@ -205,3 +207,75 @@ def test_the_welcome_of_a_new_game_already_shows_the_qr_code(
     expect(welcome.get_by_role("heading", name="Follow on another phone")).to_be_visible()
     expect(welcome.locator("img.qr")).to_be_visible()
     expect(page.locator("details.follow-early")).to_have_count(0)  # not twice
+
+
+# What the strip's lines measure on screen: whether each name shows whole (no "…", no
+# letters cut off) and the room between the text of the total and of the points behind.
+STRIP_GEOMETRY = """() => {
+    const text = el => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return range.getBoundingClientRect();
+    };
+    return [...document.querySelectorAll('#standings .strip-list li')].map(li => {
+        const name = li.querySelector('.strip-name');
+        const total = text(li.querySelector('.strip-total'));
+        const gap = li.querySelector('.strip-gap [aria-hidden]');
+        const shown = text(name);
+        const box = name.getBoundingClientRect();
+        return {
+            name: name.textContent.trim(),
+            whole: name.scrollWidth <= name.clientWidth
+                && shown.left >= box.left - 0.5 && shown.right <= box.right + 0.5,
+            room: gap ? text(gap).left - total.right : null,
+            top: li.getBoundingClientRect().top,
+        };
+    });
+}"""
+# A long name in the lead, the others long too, and totals far apart (three digits and a
+# minus sign behind by more than a hundred).
+LONG_LEAD = ["Bartholomäus", "Anna-Lena", "Christopher", "Friederike", "Maximilian", "Clara"]
+LONG_ROUNDS = [
+    ([1, 0, 0, 0, 1, 1], [1, 0, 0, 0, 0, 0]),  # +30 +20 +20 +20 −10 −10
+    ([2, 0, 0, 0, 0, 2], [2, 0, 0, 0, 0, 0]),  # +40 +20 +20 +20 +20 −20
+    ([3, 0, 0, 0, 1, 3], [3, 0, 0, 0, 0, 0]),  # +50 +20 +20 +20 −10 −30
+    ([4, 0, 0, 1, 0, 4], [4, 0, 0, 0, 0, 0]),  # +60 +20 +20 −10 +20 −40
+]
+
+
+def test_the_standings_show_every_name_whole_with_room_before_the_points_behind(
+    app: Flask, live_server: str, each_phone: Phone, artifacts: Path
+) -> None:
+    link = game(app, LONG_LEAD, LONG_ROUNDS)
+    phone = each_phone.page
+    phone.goto(live_server + link)
+    in_view(phone, phone.locator("#standings"))
+    assert lines(phone) == [
+        "1 Bartholomäus 180",
+        "2 Anna-Lena 80 −100",
+        "2 Christopher 80 −100",
+        "4 Friederike 50 −130",
+        "5 Maximilian 20 −160",
+        "6 Clara −100 −280",
+    ]
+    found = phone.evaluate(STRIP_GEOMETRY)
+    for line in found:
+        assert line["whole"], line  # the leader's name too
+        # The points behind stand apart from the total: at least a space's width.
+        assert line["room"] is None or line["room"] >= 6, line
+    phone.screenshot(path=artifacts / f"standings-long-{each_phone.label}.png")
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_short_names_keep_the_standings_to_three_lines(
+    app: Flask, live_server: str, phones: list[Page], artifacts: Path, width: int
+) -> None:
+    scorer = phones[0]
+    scorer.set_viewport_size({"width": width, "height": 640})
+    scorer.goto(live_server + game(app, ["Ann", "Ben", "Cat", "Dora", "Emil", "Lena"], TWO_ROUNDS))
+    found = scorer.evaluate(STRIP_GEOMETRY)
+    assert len({round(line["top"]) for line in found}) == 3, found  # two columns
+    for line in found:
+        assert line["whole"], line
+        assert line["room"] is None or line["room"] >= 6, line
+    scorer.screenshot(path=artifacts / f"standings-short-{width}.png")

@@ -110,3 +110,51 @@ def test_misses_first_then_the_rest_as_bid_then_undo(
             None,
             None,
         ]
+
+
+def last_round_bid(app: Flask) -> str:
+    """Ann, Ben, Cat, Dan with 14 of the 15 rounds played and round 15's bids in: the
+    first to bid (Ann) bid all 15 tricks, the others none. The scorer link."""
+    with app.app_context():
+        game, token = game_service.create_game(NAMES, 2, game_service.parse_rules({}))
+        for cards in game_service.sheet_of(game).plan[:-1]:
+            game_service.record_round(game, [0, 0, 0, 0], [cards, 0, 0, 0])
+        draft = game_service.draft_of(game)
+        assert draft is not None and draft.number == 15
+        for seat in draft.order:
+            game_service.set_bid(game, seat, 15 if seat == 0 else 0)
+        return f"/games/{game.public_id}/score/{token}"
+
+
+def test_the_last_rounds_undo_goes_once_the_final_screen_was_shown(
+    page: Page, app: Flask, live_server: str, artifacts: Path
+) -> None:
+    """The tap that scores the last round brings the final standings with "Undo" for a
+    mistaken tap, as after any round. The offer goes after two minutes on screen, and a
+    final screen shown again (the page reloaded, hours later) has none: the pad's round
+    link corrects the round from then on."""
+    page.goto(live_server + last_round_bid(app))
+    entry = page.locator("#entry")
+    title = page.locator("#entry-title")
+
+    def last_tap() -> None:
+        # Ann took all 15: the others' 0 fill themselves in, and the game is over.
+        entry.locator("form.taps .keys").get_by_role("button", name="15", exact=True).click()
+        expect(title).to_have_text("Final standings")
+
+    last_tap()
+    undo = entry.locator(".reopen")
+    expect(undo).to_contain_text("Round 15 is scored.")
+    in_view(page, undo)
+    page.screenshot(path=artifacts / "final-undo.png")
+    undo.get_by_role("button", name="Undo").click()  # a mistake: the round is open again
+    expect(title).to_contain_text("Round 15")
+    last_tap()
+    expect(undo).to_be_visible()
+    # Two minutes on screen (the offer's own clock, moved on rather than waited for).
+    undo.evaluate("el => el.getAnimations().forEach(a => { a.currentTime = 120000; })")
+    expect(undo).to_be_hidden()
+    page.reload()
+    expect(title).to_have_text("Final standings")
+    expect(entry.locator(".reopen")).to_have_count(0)
+    expect(entry.get_by_role("button", name="Undo")).to_have_count(0)

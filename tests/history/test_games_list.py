@@ -48,13 +48,15 @@ def test_lines_show_time_of_day_leader_and_winner_scores(member: FlaskClient, fx
     body = member.get(f"/circles/{fx.circle}/games").get_data(as_text=True)
     lines = _lines(body)
     # g3 (full game, two rounds): Ann 20, Ben 50, Cat 40, Dan −20.
-    assert lines[fx.g3].startswith("Ann, Ben, Cat, Dan Ongoing — resume · Ben leads with 50 ")
-    assert "Jan 6 18:00 UTC · 2 rounds played" in lines[fx.g3]
+    assert lines[fx.g3].startswith("Ann, Ben, Cat, Dan Ongoing — resume Ben leads with 50 ")
+    assert "Jan 6 18:00 UTC 2 rounds played" in lines[fx.g3]
+    # The "·" between the pieces is drawn by the page, never one left at a line's end.
+    assert '<span class="standing dots"><span class="ongoing">' in body
     # The phone shows the time in its own zone (app.js) from the machine-readable one.
     assert '<time datetime="2026-01-06T18:00:00+00:00" data-local>' in body
     assert lines[fx.g1].startswith("Ann, Ben, Cat Won by Ann with 1300 ")
     assert lines[fx.g2].startswith("Ann, Ben, Dan Won by Ben with 850 ")
-    assert "Dec 24 18:00 UTC · 10 rounds played" in lines[fx.g1]
+    assert "Dec 24 18:00 UTC 10 rounds played" in lines[fx.g1]
 
 
 def test_level_leaders_lead_together_and_a_negative_lead_has_a_minus(
@@ -67,7 +69,7 @@ def test_level_leaders_lead_together_and_a_negative_lead_has_a_minus(
         game_service.record_round(game, [1, 1, 0], [0, 0, 1])  # −10, −10, −10
         pid = game.public_id
     line = _lines(member.get(f"/circles/{fx.circle}/games").get_data(as_text=True))[pid]
-    assert "Ongoing — resume · Eve and Fay and Gus lead with \u221210" in line
+    assert "Ongoing — resume Eve and Fay and Gus lead with \u221210" in line
 
 
 def test_a_game_not_started_says_so(app: Flask, member: FlaskClient, fx: Fixture) -> None:
@@ -77,7 +79,7 @@ def test_a_game_not_started_says_so(app: Flask, member: FlaskClient, fx: Fixture
         )
         pid = game.public_id
     line = _lines(member.get(f"/circles/{fx.circle}/games").get_data(as_text=True))[pid]
-    assert line.startswith("Eve, Fay, Gus Ongoing — resume · Not started yet ")
+    assert line.startswith("Eve, Fay, Gus Ongoing — resume Not started yet ")
     assert "leads" not in line
 
 
@@ -267,8 +269,8 @@ def test_home_lines_show_the_same(app: Flask, client: FlaskClient) -> None:
     body = client.get("/").get_data(as_text=True)
     assert "css/history.css" in body
     line = _lines(body)[pid]
-    assert line.startswith("Ann, Ben, Cat Ongoing — resume · Ann leads with 40 ")
-    assert "Feb 3 21:07 UTC · 1 round played you keep score Short game Delete" in line
+    assert line.startswith("Ann, Ben, Cat Ongoing — resume Ann leads with 40 ")
+    assert "Feb 3 21:07 UTC 1 round played you keep score Short game Delete" in line
     # A phone with no games loads no list styles.
     assert "css/history.css" not in app.test_client().get("/").get_data(as_text=True)
 

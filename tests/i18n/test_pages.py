@@ -195,3 +195,43 @@ def test_numbers_and_dates_follow_the_locale(app: Flask) -> None:
         assert i18n.date_text(when) == "21 November 2026"
         assert i18n.day_text(when) == "21 Nov 2026"
         assert i18n.short_datetime(when) == "Nov 21 13:05 UTC"
+
+
+def marks(body: str) -> dict[str, str]:
+    """The legend under the pad: each suit's mark, the dealer's and the Wizard's, with
+    the word the legend gives each."""
+    legend = re.search(r'<p class="legend">(.*?)</p>', body, re.S)
+    assert legend, "no legend"
+    html = legend.group(1)
+    found = {
+        suit: mark
+        for suit, mark in re.findall(r'class="trump-mark suit-(\w+)">([^<]+)<', html)
+        if suit != "none"
+    }
+    dealer = re.search(r'class="dealer-mark">([^<]+)<', html)
+    wizard = re.search(r'class="wiz">([^<]+)<', html)
+    assert dealer and wizard
+    return {**found, "dealer": dealer.group(1), "wizard": wizard.group(1)}
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("english", {"yellow": "yellow", "red": "red", "green": "green", "blue": "blue",
+                     "dealer": "dealer", "wizard": "Wizard"}),
+        ("german", {"yellow": "Gelb", "red": "Rot", "green": "Grün", "blue": "Blau",
+                    "dealer": "Geber", "wizard": "Zauberer"}),
+    ],
+)  # fmt: skip
+def test_the_pad_legend_marks_each_suit_and_the_dealer_unmistakably(
+    request: pytest.FixtureRequest, language: str, words: dict[str, str]
+) -> None:
+    """Each mark is the start of its word in the reader's language (no English "Y" for
+    Gelb), and no two marks read the same (in German "G" was the dealer's and green's)."""
+    pages: Pages = request.getfixturevalue(language)
+    pid = pages.new_game(["Ann", "Ben", "Cat"], dealer=0)
+    found = marks(pages.page(pid).get_data(as_text=True))
+    assert set(found) == set(words)
+    for what, mark in found.items():
+        assert words[what].lower().startswith(mark.lower()), (what, mark)
+    assert len(set(found.values())) == len(found), found

@@ -112,6 +112,45 @@ def row_pitch_mm(data: bytes, rounds: int) -> float:
     return (last.middle - first.middle) / (rounds - 1) / PT_PER_MM
 
 
+@dataclass(frozen=True)
+class GrayPage:
+    """The first page rendered in grey (0 black, 255 white), ``dpi`` pixels to the inch."""
+
+    width: int
+    height: int
+    dpi: int
+    pixels: bytes
+
+    def dark(self, left: float, top: float, right: float, bottom: float) -> int:
+        """How many pixels darker than the pad's bid column (a pale beige) lie in the box
+        given in points, as pdfwords gives them."""
+        scale = self.dpi / 72
+        x0, x1 = max(0, round(left * scale)), min(self.width, round(right * scale))
+        y0, y1 = max(0, round(top * scale)), min(self.height, round(bottom * scale))
+        return sum(
+            1
+            for y in range(y0, y1)
+            for value in self.pixels[y * self.width + x0 : y * self.width + x1]
+            if value < 170
+        )
+
+
+def gray_page(data: bytes, dpi: int = 144) -> GrayPage:
+    """The first page as a grey-level picture (pdftoppm's PGM)."""
+    with tempfile.TemporaryDirectory() as folder:
+        pdf = Path(folder) / "pad.pdf"
+        pdf.write_bytes(data)
+        subprocess.run(
+            ["pdftoppm", "-gray", "-r", str(dpi), "-singlefile", str(pdf), f"{folder}/page"],
+            check=True,
+            timeout=30,
+        )
+        raw = (Path(folder) / "page.pgm").read_bytes()
+    magic, width, height, depth, pixels = raw.split(maxsplit=4)
+    assert magic == b"P5" and depth == b"255", raw[:20]
+    return GrayPage(int(width), int(height), dpi, pixels)
+
+
 def save_png(data: bytes, folder: Path, name: str) -> Path:
     """Render the first page at 80 dpi into ``folder`` (test artifacts, to look at)."""
     folder.mkdir(parents=True, exist_ok=True)

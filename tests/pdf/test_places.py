@@ -53,18 +53,18 @@ def _standings(
 def test_a_tie_broken_by_bids_prints_the_loser_second(client: FlaskClient, ctx: None) -> None:
     text, places = _standings(client, "bid_total", 10)
     assert places == [(1, 0, 200), (2, 1, 200), (3, 2, -100)]
-    assert "Final standings: 1. ★ Ann 200 · 2. Ben 200 · 3. Cat -100" in text
+    assert "Final standings: 1. ★ Ann 200 2. Ben 200 3. Cat -100" in text
     assert "1. Ben" not in text and "★ Ben" not in text
 
 
 def test_a_shared_win_prints_both_first(client: FlaskClient, ctx: None) -> None:
     text, places = _standings(client, "shared", 10)
     assert places == [(1, 0, 200), (1, 1, 200), (3, 2, -100)]
-    assert "Final standings: 1. ★ Ann 200 · 1. ★ Ben 200 · 3. Cat -100" in text
+    assert "Final standings: 1. ★ Ann 200 1. ★ Ben 200 3. Cat -100" in text
 
 
 def test_level_totals_share_a_place_while_the_game_goes_on(client: FlaskClient, ctx: None) -> None:
     # The tie-break settles a finished game only: after round 3, Ann and Ben share first.
     text, places = _standings(client, "bid_total", 3)
     assert places == [(1, 0, 60), (1, 1, 60), (3, 2, -30)]
-    assert "After round 3 of 10: 1. Ann 60 · 1. Ben 60 · 3. Cat -30" in text
+    assert "After round 3 of 10: 1. Ann 60 1. Ben 60 3. Cat -30" in text

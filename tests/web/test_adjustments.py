@@ -120,8 +120,11 @@ def test_a_penalty_given_on_the_correction_panel(app: Flask, pages: Pages) -> No
     answer = _adjust(pages, pid, 1, seat=1, points="10", reason="  revoke ", sign="penalty")
     body = answer.get_data(as_text=True)  # type: ignore[attr-defined]
     assert answer.status_code == 200  # type: ignore[attr-defined]
-    assert "Round 1: bonus or penalty given." in text_of(section(body, "entry"))
-    assert "Ben −10 · revoke" in text_of(section(body, "entry"))  # listed, to take back
+    # Back at the round being entered, saying what was given, with Undo to take it back.
+    entry = section(body, "entry")
+    assert "Round 1: −10 for Ben (revoke). ↶ Undo" in text_of(entry)
+    assert f'action="/games/{pid}/rounds/1/adjust/0/remove"' in entry
+    assert '<h2 id="entry-title">Round 3 <span class="of">of 20</span></h2>' in entry
     page = pages.page(pid).get_data(as_text=True)
     assert pad_totals(page, 2) == [before[0], before[1] - 10, before[2]]
     row = section(page, "round-1")
@@ -144,9 +147,9 @@ def test_a_bonus_and_taking_it_back(app: Flask, pages: Pages) -> None:
     assert pad_totals(pages.page(pid).get_data(as_text=True), 2)[2] == before[2] + 25
     taken = pages.post(pid, "rounds/2/adjust/0/remove")
     assert taken.status_code == 200
-    assert "Round 2: bonus or penalty taken back." in text_of(
-        section(taken.get_data(as_text=True), "entry")
-    )
+    entry = section(taken.get_data(as_text=True), "entry")
+    assert "Round 2: +25 for Cat taken back." in text_of(entry)
+    assert "Undo" not in entry
     page = pages.page(pid).get_data(as_text=True)
     assert pad_totals(page, 2) == before
     assert "Cat: +25 in round 2 taken back" in text_of(section(page, "log"))

@@ -214,3 +214,35 @@ def test_undo_is_gone_once_anything_else_changes(
     before = snapshot(pid)
     assert pages.post(pid, "reopen", round=2).status_code == 422
     assert snapshot(pid) == before
+
+
+def test_the_last_rounds_undo_comes_with_the_tap_that_ended_the_game_only(
+    pages: Pages, app: Flask
+) -> None:
+    """A round before the last keeps its Undo on the page until the next round starts;
+    the last round's comes with the answer to the tap that scored it (and a phone
+    without JavaScript, the page it is sent back to), and the final standings shown
+    again have none: its Undo does not wait there for hours."""
+    from scorekeeper.services import games as game_service
+
+    pid = pages.new_game(["Ann", "Ben", "Cat"], dealer=0)
+    with app.app_context():
+        game = game_service.get_game(pid)
+        for cards in game_service.sheet_of(game).plan[:-2]:
+            game_service.record_round(game, [0, 0, 0], [cards, 0, 0])
+    undo = "is scored. ↶ Undo"
+    # Round 19 (19 cards, Ann deals, Ben bids first): Cat took them all.
+    pages.play_round(pid, {1: 0, 2: 19, 0: 0}, {2: 19})
+    assert "Round 19 " + undo in text_of(section(pages.page(pid).get_data(as_text=True), "entry"))
+    # Round 20, the last: the tap's answer offers Undo, the page shown again does not.
+    answer = pages.play_round(pid, {2: 0, 0: 20, 1: 0}, {0: 20}).get_data(as_text=True)
+    assert "Final standings" in text_of(section(answer, "entry"))
+    assert "Round 20 " + undo in text_of(section(answer, "entry"))
+    for again in (pages.page(pid), pages.client.get(f"/games/{pid}/panel")):
+        assert undo not in text_of(section(again.get_data(as_text=True), "entry"))
+    # Without JavaScript: the page after the tap has it, the next one not.
+    ok(pages.post(pid, "reopen", round=20))
+    sent = pages.tricks(pid, 0, 20, htmx=False)
+    assert sent.status_code == 303
+    assert undo in text_of(section(pages.page(pid).get_data(as_text=True), "entry"))
+    assert undo not in text_of(section(pages.page(pid).get_data(as_text=True), "entry"))
