@@ -25,7 +25,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
-from scorekeeper import i18n, limits, transaction
+from scorekeeper import i18n, limits, ratelimit, transaction
 from scorekeeper.engine import Bidding, DealerRule, Plan, RuleSet, Suit
 from scorekeeper.idempotency import idempotent, remember
 from scorekeeper.models import DigitalTable
@@ -112,7 +112,7 @@ def _refuse(message: str, **_: object) -> ResponseReturnValue:
 
 
 def _not_created(exc: Rejected) -> ResponseReturnValue:
-    return _refuse(exc.message)
+    return _setup_page(_form_values(), exc.message, exc.status)
 
 
 def _keep_links(public_id: str, tokens: list[str]) -> None:
@@ -147,6 +147,7 @@ def create() -> ResponseReturnValue:
     dealer = kept.index(chosen) if chosen in kept else -1
     # A rule set or table the rules refuse: _not_created shows the form again, with why.
     rules = game_service.parse_rules(values["rules"].rules())
+    ratelimit.spend("game")
     made = service.create_table(
         [n for n, _ in seats], [k for _, k in seats], dealer, rules, level=values["level"]
     )
@@ -363,6 +364,8 @@ def _again(table: DigitalTable, urls: dict[str, str]) -> ResponseReturnValue:
     """Start (or find) the next game at this table and go to this link's place in it; the
     browser that set the game up keeps the links for the next one too."""
     public_id = table.game.public_id
+    if game_service.next_game_of(table.game) is None:  # a game is made, not found
+        ratelimit.spend("game")
     new = service.play_again(table)
     new_id = new.game.public_id
     if public_id in _links():
