@@ -21,10 +21,11 @@ connection and without a thread:
   ``BODY_BUDGET`` of buffered bytes 503.
 - A larger declared body goes to a thread at once: the app refuses it (413) without
   reading it, and the connection is closed after the answer instead of drained.
-- A connection still sending its request does not count against ``worker_connections``
-  (which bounds those with a request in hand or kept alive, so that a burst still spreads
-  over the workers); at most ``READING_MAX`` of them per worker, the one waiting longest
-  dropped for a newcomer, so they can't keep anyone out.
+- A connection still sending its request after ``SLOW_AFTER`` seconds no longer counts
+  against ``worker_connections`` (which bounds the connections a worker holds, so that a
+  burst of new ones, which send their requests at once, still spreads over the workers);
+  at most ``READING_MAX`` of them per worker, the one waiting longest dropped for a
+  newcomer, so slow ones can't keep anyone out.
 - A connection closed after its answer lingers among the loop's sockets (at most
   ``LINGER`` seconds), not in the loop's own thread.
 
@@ -46,6 +47,7 @@ from typing import Any
 
 from gunicorn.workers.gthread import ThreadWorker  # type: ignore[import-untyped]
 
+SLOW_AFTER = 1.0
 HEAD_TIMEOUT = 10.0
 BODY_TIMEOUT = 60.0
 HEAD_MAX = 64 * 1024
@@ -64,6 +66,7 @@ class _Reading:
     """A request on its way in: the bytes so far, and once its head is in, its length."""
 
     data: bytearray
+    started: float
     deadline: float
     scanned: int = 0  # the head's end is not before this
     end: int | None = None  # head and body
@@ -138,10 +141,17 @@ class Worker(ThreadWorker):
         )
 
     # gthread accepts while its connections number fewer than this: those still sending
-    # their request don't count (they hold no thread; READING_MAX bounds them).
+    # their request after SLOW_AFTER don't count (they hold no thread; READING_MAX bounds
+    # them). The newest come last: only the young ones at the end are looked at.
     @property
     def worker_connections(self) -> int:
-        return self._busy_max + len(self._reading)
+        young = 0
+        since = time.monotonic() - SLOW_AFTER
+        for reading in reversed(self._reading.values()):
+            if reading.started < since:
+                break
+            young += 1
+        return int(self._busy_max + len(self._reading) - young)
 
     @worker_connections.setter
     def worker_connections(self, value: int) -> None:
@@ -164,7 +174,8 @@ class Worker(ThreadWorker):
         ahead = conn.parser.unreader.take_buffered() if conn.parser is not None else b""
         if len(self._reading) >= READING_MAX:
             self._drop(next(iter(self._reading)))
-        self._reading[conn] = _Reading(bytearray(ahead), time.monotonic() + HEAD_TIMEOUT)
+        now = time.monotonic()
+        self._reading[conn] = _Reading(bytearray(ahead), now, now + HEAD_TIMEOUT)
         conn.sock.setblocking(False)
         self._receive(conn)
 
