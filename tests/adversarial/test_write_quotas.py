@@ -249,5 +249,10 @@ def test_a_circle_holds_at_most_so_many_games(app: Flask) -> None:
     assert api.status_code == 413
     assert api.get_json()["error"]["code"] == "circle_full"
     assert stored(app) == before
-    # A one-off game is still there for the table.
-    assert phone.create(["Dora", "Emil", "Finn"]).status_code == 303
+    # A one-off game is still there for the table, but it can't move into the full circle.
+    one_off = phone.new_game(["Dora", "Emil", "Finn"])
+    before = stored(app)
+    moved = phone.client.post(f"/games/{one_off}/move", data={"circle": circle})
+    assert moved.status_code == 413
+    assert alert(moved) == alert(full)
+    assert stored(app) == before
