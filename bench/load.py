@@ -147,6 +147,8 @@ def wrk(url: str, duration: int, connections: int, script: str | None = None) ->
         "non_2xx": int(non2xx.group(1)) if non2xx else 0,
         "non_2xx_statuses": ",".join(sorted({status for status, _ in refused})),
         "socket_errors": sum(int(x) for x in socket.groups()) if socket else 0,
+        # wrk's kinds: connect, read, write, timeout (no answer within 2 s)
+        "socket_error_kinds": ",".join(socket.groups()) if socket else "0,0,0,0",
         "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),  # type: ignore[union-attr]
         "p50_ms": _ms(re.search(r"\s50%\s+(\S+)", out).group(1)),  # type: ignore[union-attr]
         "p99_ms": _ms(re.search(r"\s99%\s+(\S+)", out).group(1)),  # type: ignore[union-attr]
@@ -235,6 +237,7 @@ def main() -> int:
         print(
             f"{name:17} {r['rps']:8.0f} req/s  p50 {r['p50_ms']:6.2f} ms  "
             f"p99 {r['p99_ms']:6.2f} ms  errors {r['errors']:.0f}"
+            + (f" (connect,read,write,timeout: {r['socket_error_kinds']})" if r["errors"] else "")
         )
     print(f"game page / trivial: {ratio:.0%}   targets (≥ 50 %, p99 ≤ 25 ms, 0 errors) met: {ok}")
     if any(r["errors"] for r in results.values()):

@@ -47,7 +47,7 @@ from typing import Any
 
 from gunicorn.workers.gthread import ThreadWorker  # type: ignore[import-untyped]
 
-SLOW_AFTER = 1.0
+SLOW_AFTER = 0.1
 HEAD_TIMEOUT = 10.0
 BODY_TIMEOUT = 60.0
 HEAD_MAX = 64 * 1024
