@@ -9,7 +9,9 @@ import os
 bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '5000')}")
 # Processes share nothing but the database: any number of them (or machines) may serve.
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "gthread"
+# gthread, with each request read whole in the event loop before a thread takes it
+# (scorekeeper/serving.py): a slow or half-sent request holds no thread.
+worker_class = "scorekeeper.serving.Worker"
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 # Connections one worker holds at once. Behind a reverse proxy these are the proxy's few
 # busy connections: 16 is plenty, and few enough that a burst spreads over both workers

@@ -1,6 +1,6 @@
 """Load on a real server: gunicorn (gunicorn.conf.py, 2 workers) driven by wrk.
 
-    .venv/bin/python bench/load.py [--duration 10] [--connections 32] [--json]
+    .venv/bin/python bench/load.py [--duration 10] [--connections 32] [--slow 0] [--json]
 
 Serves a temporary SQLite database holding a finished 6-player game on 127.0.0.1 and
 measures, in the same run and one after the other, with `wrk -t2 -c32 --latency`:
@@ -19,6 +19,10 @@ measures, in the same run and one after the other, with `wrk -t2 -c32 --latency`
   to a different game, as tables do; one game written by 32 phones at once would mostly
   measure 409s.
 
+With ``--slow N``, N more connections that each sent half a request and wait (opened again
+as the server drops them) are held open throughout, as a slow or hostile client would:
+the figures should stay as they are without them.
+
 Prints requests/s, p50/p99 latency, errors and the page/trivial ratio; with --json the
 last line is one JSON object. Targets (issue 7): the game page serves ≥ 50 % of the
 trivial endpoint's requests/s with p99 ≤ 25 ms, and nothing fails.
@@ -29,9 +33,12 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import selectors
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 from urllib.request import urlopen
@@ -140,6 +147,8 @@ def wrk(url: str, duration: int, connections: int, script: str | None = None) ->
         "non_2xx": int(non2xx.group(1)) if non2xx else 0,
         "non_2xx_statuses": ",".join(sorted({status for status, _ in refused})),
         "socket_errors": sum(int(x) for x in socket.groups()) if socket else 0,
+        # wrk's kinds: connect, read, write, timeout (no answer within 2 s)
+        "socket_error_kinds": ",".join(socket.groups()) if socket else "0,0,0,0",
         "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),  # type: ignore[union-attr]
         "p50_ms": _ms(re.search(r"\s50%\s+(\S+)", out).group(1)),  # type: ignore[union-attr]
         "p99_ms": _ms(re.search(r"\s99%\s+(\S+)", out).group(1)),  # type: ignore[union-attr]
@@ -149,10 +158,33 @@ def wrk(url: str, duration: int, connections: int, script: str | None = None) ->
     }
 
 
+def hold_slow(port: int, count: int, stop: threading.Event) -> None:
+    """Keep ``count`` connections open that sent half a request, until ``stop``."""
+    half = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+    watch = selectors.DefaultSelector()
+
+    def one() -> None:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        sock.sendall(half)
+        sock.setblocking(False)
+        watch.register(sock, selectors.EVENT_READ)
+
+    for _ in range(count):
+        one()
+    while not stop.is_set():
+        for key, _ in watch.select(timeout=0.2):  # readable: the server dropped it
+            watch.unregister(key.fileobj)
+            key.fileobj.close()  # type: ignore[union-attr]
+            one()
+    for key in list(watch.get_map().values()):
+        key.fileobj.close()  # type: ignore[union-attr]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--slow", type=int, default=0, help="half-sent connections held open")
     parser.add_argument("--json", action="store_true", help="one JSON object as last line")
     args = parser.parse_args()
 
@@ -165,6 +197,9 @@ def main() -> int:
         games = ", ".join(f'{{"{g}", "{t}"}}' for g, t in fours)
         lua.write_text(PUT_LUA % (games, GAMES_PER_THREAD))
         server = Server(url, instance, workers=2).start()
+        stop = threading.Event()
+        slow = threading.Thread(target=hold_slow, args=(server.port, args.slow, stop))
+        slow.start()
         try:
             # The game's first reader in each app process renders the page and keeps it
             # (the page cache, per process): a second of readers first, over as many
@@ -183,6 +218,8 @@ def main() -> int:
                 ),
             }
         finally:
+            stop.set()
+            slow.join()
             server.stop()
             log = server.log()
 
@@ -192,17 +229,30 @@ def main() -> int:
         and results["game_page"]["p99_ms"] <= 25
         and all(r["errors"] == 0 for r in results.values())
     )
-    print(f"wrk -t2 -c{args.connections} -d{args.duration}s --latency, gunicorn 2 workers")
+    print(
+        f"wrk -t2 -c{args.connections} -d{args.duration}s --latency, gunicorn 2 workers, "
+        f"{args.slow} slow clients held open"
+    )
     for name, r in results.items():
         print(
             f"{name:17} {r['rps']:8.0f} req/s  p50 {r['p50_ms']:6.2f} ms  "
             f"p99 {r['p99_ms']:6.2f} ms  errors {r['errors']:.0f}"
+            + (f" (connect,read,write,timeout: {r['socket_error_kinds']})" if r["errors"] else "")
         )
     print(f"game page / trivial: {ratio:.0%}   targets (≥ 50 %, p99 ≤ 25 ms, 0 errors) met: {ok}")
     if any(r["errors"] for r in results.values()):
         print("server log (tail):", log[-1500:], sep="\n")
     if args.json:
-        print(json.dumps({**results, "page_to_trivial": round(ratio, 3), "targets_met": ok}))
+        print(
+            json.dumps(
+                {
+                    **results,
+                    "slow": args.slow,
+                    "page_to_trivial": round(ratio, 3),
+                    "targets_met": ok,
+                }
+            )
+        )
     return 0
 
 

@@ -351,6 +351,22 @@ class FailedAttempt(Model):
     failed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
 
 
+class QuotaUse(Model):
+    """Something a client made (a circle, a game, an import), kept for a while so that
+    what one client makes can be limited across every app process
+    (``scorekeeper/ratelimit.py``). ``client`` is a keyed hash of the client's address,
+    never the address itself; rows older than the limit's window are swept as new ones
+    come in."""
+
+    __tablename__ = "quota_use"
+    __table_args__ = (Index("ix_quota_use_kind_client", "kind", "client", "used_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    client: Mapped[str] = mapped_column(String(64))
+    used_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+
+
 @event.listens_for(Game.rounds, "append")
 def _round_added(game: Game, _round: Round, _initiator: object) -> None:
     game.played = True

@@ -76,6 +76,8 @@ def run(
             # Answered as if the view had: a refusal (4xx) keeps nothing; a refusal that
             # leads on (a redirect) is kept with its idempotency key, as any answer is.
             response = current_app.make_response(rejected(exc, **view_args))
+            if exc.retry_after is not None:
+                response.headers["Retry-After"] = str(exc.retry_after)
             break
         except BaseException:
             db.session.rollback()

@@ -123,7 +123,10 @@ def conflict(exc: Conflict) -> Response:
 def rejected(exc: Rejected) -> Response:
     """A rule broken (forbidden bid, tricks not adding up, …): nothing was stored."""
     db.session.rollback()
-    return error_response(exc.status, exc.code, exc.message)
+    response = error_response(exc.status, exc.code, exc.message)
+    if exc.retry_after is not None:
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 @bp.after_request

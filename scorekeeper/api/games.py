@@ -8,6 +8,7 @@ from flask import Response, g, jsonify, request, url_for
 from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Forbidden, Unauthorized
 
+from scorekeeper import ratelimit
 from scorekeeper.api import bp
 from scorekeeper.api.circles import token_circle
 from scorekeeper.api.errors import error_response
@@ -114,6 +115,7 @@ def create_game() -> Response:
     circle = token_circle(required=False)
     data = json_body(NEW_GAME, required=("players",))
     rules = game_service.parse_rules(data.get("rules", {}))
+    ratelimit.spend("game")
     game, token = game_service.create_game(
         data["players"],
         data.get("first_dealer", 0),

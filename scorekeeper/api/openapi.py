@@ -648,7 +648,10 @@ def document() -> Schema:
                     "description": "With a circle token the game belongs to that circle "
                     "(its players are the circle's players of those names); without one it "
                     "is a one-off game, in no circle and in no list. An `Authorization` "
-                    "header that is not a valid circle token is answered 401.",
+                    "header that is not a valid circle token is answered 401. A client "
+                    "(its network address) sets up at most so many games an hour (429 "
+                    "`too_many_games`, with `Retry-After`), and a circle holds at most so "
+                    "many games (413 `circle_full`).",
                     "security": [{}, *_CIRCLE],
                     "parameters": [{"$ref": _P + "Idempotency-Key"}],
                     "requestBody": _body("NewGame"),
@@ -658,8 +661,10 @@ def document() -> Schema:
                         ),
                         "400": {"$ref": _R + "BadRequest"},
                         "401": {"$ref": _R + "CircleUnauthorized"},
+                        "413": {"$ref": _R + "CircleFull"},
                         "415": {"$ref": _R + "UnsupportedMediaType"},
                         "422": {"$ref": _R + "Rejected"},
+                        "429": {"$ref": _R + "TooMany"},
                     },
                 },
                 "get": {
@@ -947,6 +952,18 @@ def document() -> Schema:
                 },
                 "UnsupportedMediaType": _error("The body is not sent as application/json."),
                 "Rejected": _error("A rule is broken; nothing was stored."),
+                "CircleFull": _error(
+                    "The circle holds the most games a circle keeps here (`circle_full`), or "
+                    "the body is larger than the server takes (`too_large`); nothing was "
+                    "stored."
+                ),
+                "TooMany": {
+                    **_error(
+                        "This client set up too many games within the hour; nothing was "
+                        "stored. `Retry-After` says in how many seconds it may again."
+                    ),
+                    "headers": {"Retry-After": {"schema": {"type": "string"}}},
+                },
             },
             "securitySchemes": {
                 "scorerToken": {

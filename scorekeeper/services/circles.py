@@ -207,10 +207,12 @@ def move_game(game: Game, circle: Circle) -> None:
     """Move a one-off game into ``circle``: its players become the circle's players of the
     same names (or new ones), and their statistics count from now on.
 
-    :raises Rejected: when the game already belongs to a circle.
+    :raises Rejected: when the game already belongs to a circle, or the circle holds the
+        most games a circle keeps (413).
     """
     if game.circle_id is not None:
         raise Rejected(_("This game already belongs to a circle."), "in_circle")
+    game_service.check_room(circle.id)
     old = [seat.player for seat in game.seats]
     keys = [p.key for p in old]
     found = {

@@ -13,6 +13,7 @@ class Rejected(ValueError):
     """
 
     status = 422
+    retry_after: int | None = None  # seconds, sent as Retry-After
 
     def __init__(self, message: str, code: str = "invalid", status: int | None = None) -> None:
         super().__init__(message)
@@ -20,6 +21,16 @@ class Rejected(ValueError):
         self.code = code
         if status is not None:
             self.status = status
+
+
+class TooMany(Rejected):
+    """Too many of something from one client in a while; nothing was stored (429)."""
+
+    status = 429
+
+    def __init__(self, message: str, code: str, retry_after: int) -> None:
+        super().__init__(message, code)
+        self.retry_after = retry_after
 
 
 class NotFound(LookupError):

@@ -17,15 +17,16 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import Select, and_, bindparam, func, literal, select, true, union_all
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import contains_eager, selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
-from scorekeeper import engine
+from scorekeeper import engine, i18n
 from scorekeeper.engine import RoundEntry, RuleError, RuleSet, TrumpCall
 from scorekeeper.extensions import db
-from scorekeeper.i18n import _, rule_message
+from scorekeeper.i18n import _, _n, rule_message
 from scorekeeper.models import Change, Game, Player, Round, RoundResult, Seat, utcnow
 from scorekeeper.services import changelog, idempotency, stats
 from scorekeeper.services import players as player_service
@@ -41,6 +42,8 @@ def token_hash(token: str) -> str:
 
 # -- creating and loading -------------------------------------------------------------------
 
+DEFAULT_CIRCLE_MAX_GAMES = 10_000
+
 
 def parse_rules(data: object) -> RuleSet:
     """A rule set from API/form data. :raises Rejected: naming the bad option."""
@@ -48,6 +51,35 @@ def parse_rules(data: object) -> RuleSet:
         return RuleSet.from_dict(data)
     except (ValueError, TypeError) as exc:
         raise Rejected(rule_message(exc), "bad_rules") from None
+
+
+def check_room(circle_id: int, adding: int = 1) -> None:
+    """Refuse ``adding`` more games to a circle that would then hold more than
+    ``CIRCLE_MAX_GAMES`` (default 10,000): a bound on what one circle stores.
+
+    :raises Rejected: 413 ``circle_full``.
+    """
+    most = int(current_app.config.get("CIRCLE_MAX_GAMES") or DEFAULT_CIRCLE_MAX_GAMES)
+    held = db.session.scalar(select(func.count()).where(Game.circle_id == circle_id)) or 0
+    if held + adding <= most:
+        return
+    if adding == 1:
+        message = _(
+            "This circle holds %(most)s games, the most a circle keeps here: this game "
+            "can be a one-off game (no circle), or start a new circle.",
+            most=i18n.number(most),
+        )
+    else:
+        message = _n(
+            "This file has %(num)s new game, but the circle holds %(held)s of the "
+            "%(most)s games a circle keeps here. Nothing was imported.",
+            "This file has %(num)s new games, but the circle holds %(held)s of the "
+            "%(most)s games a circle keeps here. Nothing was imported.",
+            adding,
+            held=i18n.number(held),
+            most=i18n.number(most),
+        )
+    raise Rejected(message, "circle_full", 413)
 
 
 def create_game(
@@ -82,6 +114,8 @@ def create_game(
         or not (0 <= first_dealer < len(clean))
     ):
         raise Rejected(_("The first dealer must be one of the players."), "bad_dealer")
+    if circle_id is not None:
+        check_room(circle_id)
     token = secrets.token_urlsafe(24)
     game = Game(
         public_id=secrets.token_urlsafe(16),

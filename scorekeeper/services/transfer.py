@@ -71,6 +71,7 @@ from scorekeeper.models import (
     Seat,
     utcnow,
 )
+from scorekeeper.services import games as game_service
 from scorekeeper.services import idempotency, stats
 from scorekeeper.services import players as player_service
 from scorekeeper.services.errors import Rejected
@@ -1374,6 +1375,7 @@ def _store_all(games: list[_Prepared], circle_id: int) -> int:
     existing = _existing([g.public_id for g in games])
     fresh = [g for g in games if g.public_id not in existing]
     if fresh:
+        game_service.check_room(circle_id, len(fresh))
         all_names = {k: n for g in fresh for k, n in zip(g.keys, g.players, strict=True)}
         ids = {p.key: p for p in player_service.get_or_create(list(all_names.values()), circle_id)}
         db.session.flush()  # the new players get their ids

@@ -11,6 +11,7 @@ from flask import Response, abort, flash, make_response, redirect, render_templa
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper import ratelimit
 from scorekeeper.i18n import _
 from scorekeeper.idempotency import idempotent
 from scorekeeper.models import Game
@@ -101,6 +102,7 @@ def play_again(public_id: str) -> ResponseReturnValue:
     a retry (the same idempotency key) starts one game, and both answers lead to it."""
     game = load_game(public_id)
     _require_table(game)  # also without an idempotency key
+    ratelimit.spend("game")  # not kept when the next game was already started
     new, token = game_service.play_again(game)
     # The phones following this game are led to the next one: it opens ready to bid.
     return open_as_scorer(new.public_id, token, welcome=False)

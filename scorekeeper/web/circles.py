@@ -112,6 +112,7 @@ def create_circle() -> ResponseReturnValue:
         return _new_form(
             403, _("Only people who know this server's passphrase can make circles here.")
         )
+    ratelimit.spend("circle")
     circle = circle_service.create_circle(
         request.form.get("name", ""), request.form.get("passphrase", "")
     )

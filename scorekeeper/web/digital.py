@@ -31,7 +31,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
-from scorekeeper import i18n, limits, transaction
+from scorekeeper import i18n, limits, ratelimit, transaction
 from scorekeeper.engine import Bidding, DealerRule, Plan, RuleSet, Suit
 from scorekeeper.idempotency import idempotent, remember
 from scorekeeper.models import DigitalTable
@@ -149,7 +149,7 @@ def _refuse(message: str, **_: object) -> ResponseReturnValue:
 
 
 def _not_created(exc: Rejected) -> ResponseReturnValue:
-    return _refuse(exc.message)
+    return _setup_page(_form_values(), exc.message, exc.status)
 
 
 def _keep_links(public_id: str, tokens: list[str]) -> None:
@@ -189,6 +189,7 @@ def create() -> ResponseReturnValue:
     rules = game_service.parse_rules(values["rules"].rules())
     persons = [i for i, (_, k) in enumerate(seats) if k == service.PERSON]
     one_phone = values["phones"] == ONE_PHONE and len(persons) > 1
+    ratelimit.spend("game")
     made = service.create_table(
         [n for n, _ in seats],
         [k for _, k in seats],
@@ -527,6 +528,8 @@ def _again(table: DigitalTable, urls: dict[str, str]) -> ResponseReturnValue:
     """Start (or find) the next game at this table and go to this link's place in it; the
     browser that set the game up keeps the links for the next one too."""
     public_id = table.game.public_id
+    if game_service.next_game_of(table.game) is None:  # a game is made, not found
+        ratelimit.spend("game")
     new = service.play_again(table)
     new_id = new.game.public_id
     if public_id in _links():

@@ -655,8 +655,9 @@ def move_form(public_id: str) -> str:
     )
 
 
-def _move_refused(message: str, public_id: str) -> Response:
-    """The choice of circle again, with why the game was not moved (422)."""
+def _move_refused(message: str, public_id: str, status: int = 422) -> Response:
+    """The choice of circle again, with why the game was not moved (422, or the
+    refusal's own status)."""
     game = load_game(public_id)
     body = render_template(
         "games/move.html",
@@ -665,11 +666,11 @@ def _move_refused(message: str, public_id: str) -> Response:
         circles=member_circles(),
         message=message,
     )
-    return make_response(body, 422)
+    return make_response(body, status)
 
 
 def _move_rejected(exc: Rejected, public_id: str) -> Response:
-    return _move_refused(exc.message, public_id)
+    return _move_refused(exc.message, public_id, exc.status)
 
 
 @bp.post("/games/<public_id>/move")

@@ -25,6 +25,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper import ratelimit
 from scorekeeper.i18n import _, _l
 from scorekeeper.idempotency import idempotent
 from scorekeeper.models import Game
@@ -348,13 +349,13 @@ def history_download(circle_id: str) -> Response:
     return response
 
 
-def _refuse_import(message: str, circle_id: str) -> tuple[str, int]:
+def _refuse_import(message: str, circle_id: str, status: int = 422) -> tuple[str, int]:
     circle = load_circle(circle_id)
-    return render_template("history/transfer.html", circle=circle, error=message), 422
+    return render_template("history/transfer.html", circle=circle, error=message), status
 
 
 def _import_rejected(exc: Rejected, circle_id: str) -> tuple[str, int]:
-    return _refuse_import(exc.message, circle_id)
+    return _refuse_import(exc.message, circle_id, exc.status)
 
 
 @bp.post("/circles/<circle_id>/import")
@@ -366,7 +367,9 @@ def history_upload(circle_id: str) -> BaseResponse | tuple[str, int]:
     upload = request.files.get("file")
     if upload is None or not upload.filename:
         return _refuse_import(_("Choose a file to import."), circle_id)
+    ratelimit.check("import")
     result = transfer.import_history(upload.read(), circle.id)
+    ratelimit.count("import")  # after: checking the file writes nothing, holds no lock
     flash(str(result))
     return redirect(url_for("web.games_list", circle_id=circle_id), 303)
 

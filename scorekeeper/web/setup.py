@@ -9,7 +9,7 @@ from flask import Response, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper import limits
+from scorekeeper import limits, ratelimit
 from scorekeeper.engine import MAX_PLAYERS
 from scorekeeper.i18n import LazyString, _, _l
 from scorekeeper.idempotency import idempotent
@@ -223,6 +223,7 @@ def create_game() -> ResponseReturnValue:
             form, status=422, message=_("This phone can't open that circle: open its link first.")
         )
     rules = game_service.parse_rules(form.rules())
+    ratelimit.spend("game")
     game, token = game_service.create_game(
         form.players(), form.dealer_seat(), rules, circle_id=circle.id if circle else None
     )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,7 @@ from werkzeug.test import TestResponse
 from scorekeeper import create_app, ratelimit
 from scorekeeper.extensions import db
 from scorekeeper.models import FailedAttempt
+from tests.adversarial.support import Clock, from_address
 
 SECRET = "correct horse battery staple"
 LIMIT = ratelimit.DEFAULT_FAILURES
@@ -66,32 +66,6 @@ def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
-
-
-class Clock:
-    """The rate limit's clock, moved by the test instead of waiting."""
-
-    def __init__(self) -> None:
-        self.now = ratelimit.now()
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    clock = Clock()
-    monkeypatch.setattr(ratelimit, "now", clock)
-    return clock
-
-
-def from_address(app: Flask, address: str) -> FlaskClient:
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = address
-    return client
 
 
 def guess(client: FlaskClient, passphrase: str) -> TestResponse:
