@@ -21,15 +21,8 @@ from scorekeeper import create_app, ratelimit
 from scorekeeper.engine import RuleSet
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import games as game_service
-from tests.adversarial.test_passphrase_limit import (
-    SECRET,
-    Clock,
-    clock,
-    from_address,
-    private_server,
-)
-
-__all__ = ["clock"]  # the fixture, for the tests below
+from tests.adversarial.support import Clock, from_address
+from tests.adversarial.test_passphrase_limit import SECRET, private_server
 
 LIMIT = ratelimit.DEFAULT_FAILURES
 DIRECT = "203.0.113.5"  # a client that reaches the app's port without the proxy

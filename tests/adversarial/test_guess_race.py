@@ -25,15 +25,8 @@ from scorekeeper import ratelimit
 from scorekeeper.extensions import db
 from scorekeeper.models import FailedAttempt
 from scorekeeper.services import circles as circle_service
-from tests.adversarial.test_passphrase_limit import (
-    SECRET,
-    Clock,
-    clock,
-    from_address,
-    private_server,
-)
-
-__all__ = ["clock"]  # the fixture, for the tests below
+from tests.adversarial.support import Clock, from_address
+from tests.adversarial.test_passphrase_limit import SECRET, private_server
 
 LIMIT = ratelimit.DEFAULT_FAILURES
 AT_ONCE = 80

@@ -47,7 +47,10 @@ def test_one_tap_starts_the_next_game_with_the_same_seats(app: Flask) -> None:
     page = table.phones[0].get(tapped.headers["Location"])
     assert page.status_code == 200
     text = page.get_data(as_text=True)
-    assert "Round 1" in text and "Cat deals" in text
+    assert "Round 1" in text
+    # Cat's seat on the table carries the dealer's mark.
+    cat = re.search(r'<li class="[^"]*" data-seat="2".*?</li>', text, re.S)
+    assert cat and ">deals</span>" in cat.group(0)
     with app.app_context():
         new = service.get_table(new_id.group(1))
         assert service.names(new) == ["Ann", "Ben", "Cat", "Dan"]
