@@ -8,21 +8,17 @@ can render the answer, add it with :func:`keep` when the request carries an
 its key or neither, and a retry finds the answer or writes afresh.
 
 A kept answer may hold secrets (a new game's scorer token, a digital table's seat links),
-so it is stored sealed: encrypted and authenticated under a key that only the client's
-retry can bring back (see :mod:`scorekeeper.idempotency`), never in plain text. The seal
-is encrypt-then-MAC from the standard library: a SHAKE-256 key stream (a keyed sponge, as
-KMAC is) and an HMAC-SHA-256 tag over the nonce, the ciphertext and the row it belongs to
-(its scope, key, fingerprint and status), so a sealed answer can't be read, altered or
-moved to another row without the key.
+so it is stored sealed (:mod:`scorekeeper.sealing`), never in plain text: under a key
+derived from a secret that only the client's retry brings back (see
+:mod:`scorekeeper.idempotency`), and bound to the row it belongs to (its scope, key,
+fingerprint and status), so a sealed answer can't be read, altered or moved to another
+row without it.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import random
-import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -31,6 +27,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select
 
+from scorekeeper import sealing
 from scorekeeper.extensions import db
 from scorekeeper.models import IdempotencyKey, utcnow
 
@@ -48,10 +45,6 @@ _deferred: ContextVar[bool] = ContextVar("idempotency_deferred", default=False)
 # A sweep leaves rows already loaded (an expired one :func:`find` just looked at) alone:
 # matching them in Python would compare SQLite's naive times with aware ones.
 _UNSYNCHRONIZED = {"synchronize_session": False}
-# A sealed answer: format byte, nonce, tag, ciphertext.
-_FORMAT = b"\x01"
-_NONCE = 16
-_TAG = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,11 +101,11 @@ def keep(
     status: int,
     headers: dict[str, str],
     body: bytes,
-    seal_key: bytes,
+    secret: bytes,
     now: datetime | None = None,
 ) -> None:
-    """Add the answer, sealed under ``seal_key``, to the session (the caller commits it
-    with the write); now and then expired keys go, of the scope or everyone's."""
+    """Add the answer, sealed with the client's ``secret``, to the session (the caller
+    commits it with the write); now and then expired keys go, of the scope or everyone's."""
     now = now or utcnow()
     cutoff = now - LIFETIME
     roll = random.randrange(SWEEP_ONE_IN)
@@ -130,58 +123,21 @@ def keep(
             fingerprint=fingerprint,
             status=status,
             headers={},
-            body=seal(seal_key, plain, _row(scope, key, fingerprint, status)),
+            body=sealing.seal("kept answer", plain, _row(scope, key, fingerprint, status), secret),
             created_at=now,
         )
     )
 
 
-def answer(row: IdempotencyKey, seal_key: bytes) -> Answer | None:
-    """The answer kept in ``row``, or ``None`` when ``seal_key`` doesn't open it."""
-    plain = unseal(seal_key, row.body, _row(row.scope, row.key, row.fingerprint, row.status))
+def answer(row: IdempotencyKey, secret: bytes) -> Answer | None:
+    """The answer kept in ``row``, or ``None`` when the client's ``secret`` doesn't open
+    it."""
+    associated = _row(row.scope, row.key, row.fingerprint, row.status)
+    plain = sealing.unseal("kept answer", row.body, associated, secret)
     if plain is None:
         return None
     headers, _, body = plain.partition(b"\n")
     return Answer(row.status, json.loads(headers), body)
-
-
-def seal(key: bytes, plain: bytes, associated: bytes = b"") -> bytes:
-    """``plain`` encrypted and authenticated under ``key``, bound to ``associated``."""
-    nonce = secrets.token_bytes(_NONCE)
-    stream_key, tag_key = _subkeys(key)
-    cipher = _xor(plain, hashlib.shake_256(stream_key + nonce).digest(len(plain)))
-    return _FORMAT + nonce + _tag(tag_key, nonce, cipher, associated) + cipher
-
-
-def unseal(key: bytes, sealed: bytes, associated: bytes = b"") -> bytes | None:
-    """What :func:`seal` sealed, or ``None`` for another key, other associated data or
-    a sealed value that was altered."""
-    head = len(_FORMAT) + _NONCE + _TAG
-    if len(sealed) < head or not sealed.startswith(_FORMAT):
-        return None
-    nonce = sealed[len(_FORMAT) : len(_FORMAT) + _NONCE]
-    tag, cipher = sealed[head - _TAG : head], sealed[head:]
-    stream_key, tag_key = _subkeys(key)
-    if not hmac.compare_digest(tag, _tag(tag_key, nonce, cipher, associated)):
-        return None
-    return _xor(cipher, hashlib.shake_256(stream_key + nonce).digest(len(cipher)))
-
-
-def _subkeys(key: bytes) -> tuple[bytes, bytes]:
-    return (
-        hmac.digest(key, b"scorekeeper answer stream", "sha256"),
-        hmac.digest(key, b"scorekeeper answer tag", "sha256"),
-    )
-
-
-def _tag(tag_key: bytes, nonce: bytes, cipher: bytes, associated: bytes) -> bytes:
-    message = len(associated).to_bytes(8, "big") + associated + nonce + cipher
-    return hmac.digest(tag_key, message, "sha256")
-
-
-def _xor(data: bytes, stream: bytes) -> bytes:
-    size = len(data)
-    return (int.from_bytes(data, "big") ^ int.from_bytes(stream, "big")).to_bytes(size, "big")
 
 
 def _row(scope: str, key: str, fingerprint: str, status: int) -> bytes:
