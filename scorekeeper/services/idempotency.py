@@ -1,11 +1,10 @@
 """Idempotency keys: a write and the answer it got are stored in one transaction.
 
-The services end every write with :func:`commit`. Inside :func:`deferred_commit` (a write
-view: ``scorekeeper/transaction.py`` owns its transaction) that only flushes: the write is
-checked by the database (versions, unique rounds) but not yet committed, so the web layer
-can render the answer, add it with :func:`keep` when the request carries an
-``Idempotency-Key``, and commit both at once. A crash then leaves either the write with
-its key or neither, and a retry finds the answer or writes afresh.
+The services end every write with a flush: the write is checked by the database
+(versions, unique rounds) but not yet committed, so the web layer can render the answer,
+add it with :func:`keep` when the request carries an ``Idempotency-Key``, and commit both
+at once (``scorekeeper/transaction.py`` owns the transaction). A crash then leaves either
+the write with its key or neither, and a retry finds the answer or writes afresh.
 
 A kept answer may hold secrets (a new game's scorer token, a digital table's seat links),
 so it is stored sealed (:mod:`scorekeeper.sealing`), never in plain text: under a key
@@ -19,9 +18,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -40,8 +36,6 @@ LIFETIME = timedelta(hours=24)
 SWEEP_ONE_IN = 50
 SCOPE_SWEEPS = 5
 
-_deferred: ContextVar[bool] = ContextVar("idempotency_deferred", default=False)
-
 # A sweep leaves rows already loaded (an expired one :func:`find` just looked at) alone:
 # matching them in Python would compare SQLite's naive times with aware ones.
 _UNSYNCHRONIZED = {"synchronize_session": False}
@@ -54,26 +48,6 @@ class Answer:
     status: int
     headers: dict[str, str]
     body: bytes
-
-
-def commit() -> bool:
-    """End a service's write: commit it, or inside :func:`deferred_commit` only flush it
-    (errors such as a stale version still show here). Returns whether it committed."""
-    if _deferred.get():
-        db.session.flush()
-        return False
-    db.session.commit()
-    return True
-
-
-@contextmanager
-def deferred_commit() -> Iterator[None]:
-    """Leave the commit of the writes made inside to the caller."""
-    token = _deferred.set(True)
-    try:
-        yield
-    finally:
-        _deferred.reset(token)
 
 
 def find(scope: str, key: str, now: datetime | None = None) -> IdempotencyKey | None:
@@ -146,13 +120,14 @@ def _row(scope: str, key: str, fingerprint: str, status: int) -> bytes:
 
 
 def expire(now: datetime | None = None) -> int:
-    """Delete every expired key (e.g. from a periodic job); returns how many."""
+    """Delete every expired key (e.g. from a periodic job, which commits); returns how
+    many."""
     cutoff = (now or utcnow()) - LIFETIME
     result = db.session.execute(
         delete(IdempotencyKey).where(IdempotencyKey.created_at < cutoff),
         execution_options=_UNSYNCHRONIZED,
     )
-    db.session.commit()
+    db.session.flush()
     return int(getattr(result, "rowcount", 0) or 0)
 
 
