@@ -46,7 +46,7 @@ from urllib.request import urlopen
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scorekeeper import create_app  # noqa: E402
+from scorekeeper import create_app, transaction  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.services import games as game_service  # noqa: E402
 from tests.robustness.servers import Server, migrate  # noqa: E402
@@ -102,7 +102,7 @@ def fill(
     app = create_app(
         {"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": database_url}, instance_path=instance
     )
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         rules = game_service.parse_rules({})
         six, _ = game_service.create_game(
             ["Anna", "Bernd", "Carla", "Dieter", "Eva", "Frank"], 0, rules
@@ -121,7 +121,7 @@ def fill(
                 game_service.record_round(four, [0, 0, 0, 0], [cards, 0, 0, 0])
             corrected.append((four.public_id, token))
         six_id = six.public_id
-        db.session.remove()
+    with app.app_context():
         db.engine.dispose()
     return six_id, corrected
 

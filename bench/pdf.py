@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from flask_migrate import upgrade  # noqa: E402
 
-from scorekeeper import create_app, pdf  # noqa: E402
+from scorekeeper import create_app, pdf, transaction  # noqa: E402
 from scorekeeper.engine import RuleSet  # noqa: E402
 from scorekeeper.services import games  # noqa: E402
 from scorekeeper.web.pads import PdfCache  # noqa: E402
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> None:
         )
         static = Path(app.static_folder or "static")
         client = app.test_client()
-        with app.app_context():
+        with app.app_context(), transaction.atomic():
             upgrade()
             game, _ = games.create_game(["Ann", "Ben", "Cat"], 0, RuleSet())
             for number in range(1, 21):

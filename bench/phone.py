@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Browser, Request, sync_playwright  # noqa: E402
 
-from scorekeeper import create_app  # noqa: E402
+from scorekeeper import create_app, transaction  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.services import games as game_service  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
@@ -67,7 +67,7 @@ def make_game(database_url: str, instance: Path) -> tuple[str, str]:
     app = create_app(
         {"SECRET_KEY": "phone", "SQLALCHEMY_DATABASE_URI": database_url}, instance_path=instance
     )
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         rules = game_service.parse_rules({})
         game, token = game_service.create_game(
             ["Anna", "Bernd", "Carla", "Dieter", "Eva", "Frank"], 0, rules
@@ -75,7 +75,7 @@ def make_game(database_url: str, instance: Path) -> tuple[str, str]:
         for cards in range(1, 7):
             game_service.record_round(game, [0, 1, 0, 0, 0, 0], [0, 1, cards - 1, 0, 0, 0])
         public_id = game.public_id
-        db.session.remove()
+    with app.app_context():
         db.engine.dispose()
     return public_id, token
 

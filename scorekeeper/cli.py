@@ -14,7 +14,7 @@ import click
 from flask import Flask
 from flask.cli import with_appcontext
 
-from scorekeeper import i18n
+from scorekeeper import i18n, transaction
 from scorekeeper.i18n import _
 from scorekeeper.models import Circle
 from scorekeeper.services import circles as circle_service
@@ -94,9 +94,15 @@ def import_command(file: BinaryIO, circle_id: str | None) -> None:
             raise click.UsageError(
                 _("This server has several circles: name one with --circle (see `flask circles`).")
             )
-        circle = existing[0][0] if existing else circle_service.create_circle(_("Our games"))
+        if existing:
+            circle = existing[0][0]
+        else:
+            # A transaction of its own: the import's may be rolled back and tried again.
+            with transaction.atomic():
+                circle = circle_service.create_circle(_("Our games"))
     try:
-        result = transfer.import_history(file.read(), circle.id)
+        with transaction.atomic():
+            result = transfer.import_history(file.read(), circle.id)
     except Rejected as exc:
         click.echo(_("Import refused, nothing stored: %(reason)s", reason=exc.message), err=True)
         raise SystemExit(1) from None
@@ -108,7 +114,8 @@ def import_command(file: BinaryIO, circle_id: str | None) -> None:
 @in_shell_language
 def rebuild_stats_command() -> None:
     """Recompute the statistics' summaries from every stored round (after an upgrade)."""
-    counted = stats.rebuild(game_service.sheet_of)
+    with transaction.atomic():
+        counted = stats.rebuild(game_service.sheet_of)
     click.echo(_("Statistics rebuilt from %(count)s games.", count=counted), err=True)
 
 
@@ -122,7 +129,8 @@ def circles_command(url: str, new_name: str | None) -> None:
     secrets: whoever holds one opens the circle)."""
     if new_name is not None:
         try:
-            circle_service.create_circle(new_name)
+            with transaction.atomic():
+                circle_service.create_circle(new_name)
         except Rejected as exc:
             raise click.BadParameter(exc.message, param_hint="--new") from None
     base = url.rstrip("/")

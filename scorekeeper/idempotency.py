@@ -35,7 +35,8 @@ scorer token). :func:`client_scope` says who the client is, by a secret only it 
 
 **Nothing kept in plain text.** The table holds only keyed hashes (HMAC with the app's
 ``SECRET_KEY``) of the client's secret (in ``scope``) and of the key, and the answer
-sealed under a key derived from ``SECRET_KEY``, the client's secret and the key. The
+sealed (:mod:`scorekeeper.sealing`) under a key derived from ``SECRET_KEY``, the client's
+secret and the key. The
 database alone reveals nothing, nor does it with ``SECRET_KEY``: only the client's own
 retry brings back what opens its answer. A replay is the first answer itself, so a
 retried setup makes the retrying phone the scorer of the one game with the same token.
@@ -64,6 +65,7 @@ from werkzeug.exceptions import BadRequest
 
 from scorekeeper import transaction, writers
 from scorekeeper.i18n import _, _l
+from scorekeeper.sealing import joined, secret_key
 from scorekeeper.services import idempotency
 from scorekeeper.services.errors import Conflict
 
@@ -167,17 +169,18 @@ class Client:
         """Where this client's answer under ``key`` is kept, within ``name`` (e.g. the
         blueprint and the game)."""
         room = idempotency.KEY_MAX - _TAG_CHARS - 1
-        seal_key = hmac.digest(secret_key(), _joined(b"answer", self.secret, key), "sha256")
-        return Slot(f"{name[:room]}/{self.tag}", _mac(b"key", key.encode()), seal_key)
+        secret = joined(self.secret, key)
+        return Slot(f"{name[:room]}/{self.tag}", _mac(b"key", key.encode()), secret)
 
 
 @dataclass(frozen=True, slots=True)
 class Slot:
-    """A kept answer's place: the stored scope and key, and the key that seals it."""
+    """A kept answer's place: the stored scope and key, and the secret (never stored) that
+    its seal's key is derived from."""
 
     scope: str
     key: str
-    seal_key: bytes
+    secret: bytes
 
 
 def client_scope(page: bool, checked: bool, key: str) -> Client:
@@ -209,20 +212,8 @@ def client_scope(page: bool, checked: bool, key: str) -> Client:
     return Client(b"key\0" + key.encode())
 
 
-def secret_key() -> bytes:
-    """The app's SECRET_KEY as bytes, for keyed hashes."""
-    secret = current_app.secret_key
-    return secret if isinstance(secret, bytes) else str(secret).encode()
-
-
-def _joined(*parts: bytes | str) -> bytes:
-    """The parts, each with its length, so no two lists join to the same bytes."""
-    data = [p.encode() if isinstance(p, str) else p for p in parts]
-    return b"".join(len(p).to_bytes(4, "big") + p for p in data)
-
-
 def _mac(purpose: bytes, value: bytes) -> str:
-    digest = hmac.digest(secret_key(), _joined(b"idempotency " + purpose, value), "sha256")
+    digest = hmac.digest(secret_key(), joined(b"idempotency " + purpose, value), "sha256")
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
@@ -324,7 +315,7 @@ def idempotent(
                 row = idempotency.find(slot.scope, slot.key)
                 if row is None:
                     return None
-                kept = idempotency.answer(row, slot.seal_key)
+                kept = idempotency.answer(row, slot.secret)
                 if row.fingerprint != print_ or kept is None:
                     return refuse(str(REUSED), **kwargs)
                 response, private = _replay(kept)
@@ -353,7 +344,7 @@ def idempotent(
                     response.status_code,
                     headers,
                     response.get_data(),
-                    slot.seal_key,
+                    slot.secret,
                 )
 
             # The same request sent twice at once: the first one's answer is kept.

@@ -1,11 +1,19 @@
 """One owner per transaction: the decorator around a write view commits it or rolls it back.
 
 Services change objects and raise typed errors (:class:`Rejected`, :class:`Conflict`,
-:class:`NotFound`); they end a write with ``services.idempotency.commit()``, which inside
-:func:`run` only flushes (the database still checks versions and unique rounds there).
-:func:`run` is what :func:`write` and :func:`scorekeeper.idempotency.idempotent` put
-around a view: it commits once the view has answered, and rolls back on any exception and
-on any answer of 400 or more, so nothing is half-saved.
+:class:`NotFound`); they end a write with a flush (so the database checks versions and
+unique rounds there, and a stale version is their :class:`Conflict`) and never commit.
+The commits are all here:
+
+- :func:`run` is what :func:`write` and :func:`scorekeeper.idempotency.idempotent` put
+  around a view: it commits once the view has answered (with the answer kept for its
+  idempotency key), and rolls back on any exception and on any answer of 400 or more, so
+  nothing is half-saved;
+- :func:`atomic` is the same for work outside a request (a CLI command, a script): the
+  block is one transaction, committed when it ends and rolled back when it raises.
+
+Only ``ratelimit.record_failure`` commits on its own: a wrong guess must be counted
+although its answer is a refusal (it runs in no write view).
 
 A service's refusal is answered by the renderer the view declares,
 ``rejected(exc, **view_args)``, after the rollback: the page it renders loads the game as
@@ -21,7 +29,8 @@ a handler per blueprint would have to look the view up by its endpoint.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from typing import Any
 
@@ -31,7 +40,6 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import writers
 from scorekeeper.extensions import db
-from scorekeeper.services import idempotency
 from scorekeeper.services.errors import Conflict, Rejected
 
 View = Callable[..., ResponseReturnValue]
@@ -61,8 +69,7 @@ def run(
     """
     for attempt in range(1, attempts + 1):
         try:
-            with idempotency.deferred_commit():
-                response = current_app.make_response(view(**view_args))
+            response = current_app.make_response(view(**view_args))
             break
         except Rejected as exc:
             db.session.rollback()
@@ -113,3 +120,15 @@ def write(rejected: Rejects | None = None, attempts: int = 1) -> Callable[[View]
         return wrapper
 
     return decorator
+
+
+@contextmanager
+def atomic() -> Iterator[None]:
+    """Make the block one transaction outside a request (a CLI command, a script): commit
+    it when the block ends, roll it back when it raises."""
+    try:
+        yield
+    except BaseException:
+        db.session.rollback()
+        raise
+    db.session.commit()

@@ -15,7 +15,6 @@ from scorekeeper import transaction
 from scorekeeper.extensions import db
 from scorekeeper.models import Circle
 from scorekeeper.services import circles as circle_service
-from scorekeeper.services import idempotency
 from scorekeeper.services.errors import Conflict, NotFound, Rejected
 
 
@@ -23,7 +22,7 @@ from scorekeeper.services.errors import Conflict, NotFound, Rejected
 def circle_id(app: Flask) -> Iterator[int]:
     with app.app_context():
         circle_id = circle_service.create_circle("Thursdays").id
-        db.session.remove()
+        db.session.commit()
     with app.test_request_context(method="POST"):
         yield circle_id
         db.session.remove()
@@ -44,7 +43,7 @@ def renaming(then: Callable[[], ResponseReturnValue]) -> Callable[..., ResponseR
         circle = db.session.get(Circle, circle_id)
         assert circle is not None
         circle.name = "Fridays"
-        idempotency.commit()
+        db.session.flush()
         return then()
 
     return view

@@ -34,7 +34,7 @@ from scorekeeper.models import (
     Rivalry,
     RoundResult,
 )
-from scorekeeper.services import changelog, idempotency, stats
+from scorekeeper.services import changelog, stats
 from scorekeeper.services import games as game_service
 from scorekeeper.services.errors import NotFound, Rejected
 from scorekeeper.services.players import fold_text
@@ -105,7 +105,7 @@ def create_circle(name: object, passphrase: object = None) -> Circle:
         passphrase_hash=_passphrase_hash(passphrase),
     )
     db.session.add(circle)
-    idempotency.commit()
+    db.session.flush()
     return circle
 
 
@@ -167,19 +167,19 @@ def rename_circle(circle: Circle, name: object) -> None:
         .values(version=Game.version + 1)
         .execution_options(synchronize_session=False)
     )
-    idempotency.commit()
+    db.session.flush()
 
 
 def set_passphrase(circle: Circle, passphrase: object) -> None:
     """Set (or with "" clear) the circle's passphrase."""
     circle.passphrase_hash = _passphrase_hash(passphrase)
-    idempotency.commit()
+    db.session.flush()
 
 
 def new_link(circle: Circle) -> None:
     """The next link generation: the old link stops working at once, everywhere."""
     circle.link_generation += 1
-    idempotency.commit()
+    db.session.flush()
 
 
 def all_circles() -> list[tuple[Circle, int]]:
@@ -250,7 +250,7 @@ def move_game(game: Game, circle: Circle) -> None:
     game.circle_id = circle.id
     stats.summarise(game, game_service.sheet_of(game))
     game.changes.append(changelog.line("circle", "moved_into_circle", data={"circle": circle.name}))
-    idempotency.commit()
+    db.session.flush()
 
 
 def game_circle(game: Game) -> Circle | None:

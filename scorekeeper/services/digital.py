@@ -45,7 +45,6 @@ from scorekeeper.i18n import _, rule_message
 from scorekeeper.models import DigitalTable, utcnow
 from scorekeeper.models import Game as GameRow
 from scorekeeper.services import games as game_service
-from scorekeeper.services import idempotency
 from scorekeeper.services.errors import Conflict, NotFound, Rejected
 
 PERSON = "person"
@@ -109,7 +108,7 @@ def create_table(
         for k, t in zip(kinds, tokens, strict=True)
     ]
     table = _open(game, rules, seats, _hash(table_token), seed)
-    idempotency.commit()  # in a write view: committed with the answer
+    db.session.flush()
     return NewTable(game, table, tokens, table_token, scorer_token)
 
 
@@ -169,13 +168,13 @@ def play_again(table: DigitalTable) -> DigitalTable:
 
 @contextmanager
 def _first_wins(message: str) -> Iterator[None]:
-    """Do the block and commit (with the answer, inside a write view); when another
-    process changed the table at the same moment (its version moved on), nothing is
-    stored (the transaction's owner rolls it back) and :class:`Conflict` says
+    """Do the block and flush it (the write view commits it with the answer); when
+    another process changed the table at the same moment (its version moved on), nothing
+    is stored (the transaction's owner rolls it back) and :class:`Conflict` says
     ``message``. Any flush in the block (autoflush included) may find it so."""
     try:
         yield
-        idempotency.commit()
+        db.session.flush()
     except StaleDataError:
         raise Conflict(message, "conflict") from None
 

@@ -2,7 +2,8 @@
 
 Every command checks the whole change with the engine before anything is written, then
 writes the rounds, recomputes every score and total from the engine's sheet, logs the
-change and commits once: a rejection leaves the stored game exactly as it was.
+change and flushes; whoever owns the transaction commits it (``scorekeeper/transaction.py``)
+or rolls it back: a rejection leaves the stored game exactly as it was.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from scorekeeper.engine import RoundEntry, RuleError, RuleSet, TrumpCall
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _, _n, rule_message
 from scorekeeper.models import Change, Game, Player, Round, RoundResult, Seat, utcnow
-from scorekeeper.services import changelog, idempotency, stats
+from scorekeeper.services import changelog, stats
 from scorekeeper.services import players as player_service
 from scorekeeper.services.errors import Conflict, NotFound, Rejected
 
@@ -136,7 +137,7 @@ def create_game(
         )
     )
     db.session.add(game)
-    idempotency.commit()
+    db.session.flush()
     return game, token
 
 
@@ -196,7 +197,7 @@ def new_scorer_token(game: Game) -> str:
     token = secrets.token_urlsafe(24)
     game.scorer_token_hash = token_hash(token)
     game.changes.append(changelog.line(TAKEN_OVER, "scorer_taken_over", data={}))
-    idempotency.commit()
+    db.session.flush()
     return token
 
 
@@ -424,7 +425,7 @@ def _store(
 
 
 def _finish(game: Game, change: Change) -> None:
-    """Recompute scores and totals of every round from the engine, log, commit.
+    """Recompute scores and totals of every round from the engine, log, flush.
 
     A concurrent change by another scorer shows as a stale version (or, for a new round,
     the same round number stored twice) and becomes a :class:`Conflict`: nothing is stored
@@ -445,12 +446,7 @@ def _finish(game: Game, change: Change) -> None:
         # Added to the log without reading it (a tap's statements count).
         change.game = game
         db.session.add(change)
-        public_id = game.public_id
-        # In a write view: flushed, committed with the answer. Committed here (a command
-        # of the CLI): the game as stored is read back in one statement, not seats,
-        # rounds and results each on their first use.
-        if idempotency.commit():
-            _read_whole_game(public_id)
+        db.session.flush()
     except (StaleDataError, IntegrityError):
         raise Conflict(
             _(
@@ -1073,7 +1069,7 @@ def play_again(game: Game) -> tuple[Game, str]:
         circle_id=game.circle_id,
     )
     mark_next_game(game, new.public_id)
-    idempotency.commit()
+    db.session.flush()
     return new, token
 
 

@@ -28,7 +28,7 @@ from scorekeeper.engine import Bidding, DealerRule, Plan, RuleSet, SuitNames, Ti
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _
 from scorekeeper.models import Game, Player, Seat, utcnow
-from scorekeeper.services import changelog, idempotency, stats
+from scorekeeper.services import changelog, stats
 from scorekeeper.services.errors import Conflict, NotFound, Rejected
 
 log = logging.getLogger(__name__)
@@ -346,7 +346,7 @@ def deleted_line(public_id: str) -> GameLine | None:
 def _save(game: Game, action: str) -> None:
     game.changes.append(changelog.line(action, action, data={}))
     try:
-        idempotency.commit()
+        db.session.flush()
     except StaleDataError:  # rolled back by the transaction's owner
         raise Conflict(
             _("Someone changed this game in the meantime: nothing was deleted or brought back."),

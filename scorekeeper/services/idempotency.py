@@ -1,36 +1,29 @@
 """Idempotency keys: a write and the answer it got are stored in one transaction.
 
-The services end every write with :func:`commit`. Inside :func:`deferred_commit` (a write
-view: ``scorekeeper/transaction.py`` owns its transaction) that only flushes: the write is
-checked by the database (versions, unique rounds) but not yet committed, so the web layer
-can render the answer, add it with :func:`keep` when the request carries an
-``Idempotency-Key``, and commit both at once. A crash then leaves either the write with
-its key or neither, and a retry finds the answer or writes afresh.
+The services end every write with a flush: the write is checked by the database
+(versions, unique rounds) but not yet committed, so the web layer can render the answer,
+add it with :func:`keep` when the request carries an ``Idempotency-Key``, and commit both
+at once (``scorekeeper/transaction.py`` owns the transaction). A crash then leaves either
+the write with its key or neither, and a retry finds the answer or writes afresh.
 
 A kept answer may hold secrets (a new game's scorer token, a digital table's seat links),
-so it is stored sealed: encrypted and authenticated under a key that only the client's
-retry can bring back (see :mod:`scorekeeper.idempotency`), never in plain text. The seal
-is encrypt-then-MAC from the standard library: a SHAKE-256 key stream (a keyed sponge, as
-KMAC is) and an HMAC-SHA-256 tag over the nonce, the ciphertext and the row it belongs to
-(its scope, key, fingerprint and status), so a sealed answer can't be read, altered or
-moved to another row without the key.
+so it is stored sealed (:mod:`scorekeeper.sealing`), never in plain text: under a key
+derived from a secret that only the client's retry brings back (see
+:mod:`scorekeeper.idempotency`), and bound to the row it belongs to (its scope, key,
+fingerprint and status), so a sealed answer can't be read, altered or moved to another
+row without it.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import random
-import secrets
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select
 
+from scorekeeper import sealing
 from scorekeeper.extensions import db
 from scorekeeper.models import IdempotencyKey, utcnow
 
@@ -43,15 +36,9 @@ LIFETIME = timedelta(hours=24)
 SWEEP_ONE_IN = 50
 SCOPE_SWEEPS = 5
 
-_deferred: ContextVar[bool] = ContextVar("idempotency_deferred", default=False)
-
 # A sweep leaves rows already loaded (an expired one :func:`find` just looked at) alone:
 # matching them in Python would compare SQLite's naive times with aware ones.
 _UNSYNCHRONIZED = {"synchronize_session": False}
-# A sealed answer: format byte, nonce, tag, ciphertext.
-_FORMAT = b"\x01"
-_NONCE = 16
-_TAG = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,26 +48,6 @@ class Answer:
     status: int
     headers: dict[str, str]
     body: bytes
-
-
-def commit() -> bool:
-    """End a service's write: commit it, or inside :func:`deferred_commit` only flush it
-    (errors such as a stale version still show here). Returns whether it committed."""
-    if _deferred.get():
-        db.session.flush()
-        return False
-    db.session.commit()
-    return True
-
-
-@contextmanager
-def deferred_commit() -> Iterator[None]:
-    """Leave the commit of the writes made inside to the caller."""
-    token = _deferred.set(True)
-    try:
-        yield
-    finally:
-        _deferred.reset(token)
 
 
 def find(scope: str, key: str, now: datetime | None = None) -> IdempotencyKey | None:
@@ -108,11 +75,11 @@ def keep(
     status: int,
     headers: dict[str, str],
     body: bytes,
-    seal_key: bytes,
+    secret: bytes,
     now: datetime | None = None,
 ) -> None:
-    """Add the answer, sealed under ``seal_key``, to the session (the caller commits it
-    with the write); now and then expired keys go, of the scope or everyone's."""
+    """Add the answer, sealed with the client's ``secret``, to the session (the caller
+    commits it with the write); now and then expired keys go, of the scope or everyone's."""
     now = now or utcnow()
     cutoff = now - LIFETIME
     roll = random.randrange(SWEEP_ONE_IN)
@@ -130,58 +97,21 @@ def keep(
             fingerprint=fingerprint,
             status=status,
             headers={},
-            body=seal(seal_key, plain, _row(scope, key, fingerprint, status)),
+            body=sealing.seal("kept answer", plain, _row(scope, key, fingerprint, status), secret),
             created_at=now,
         )
     )
 
 
-def answer(row: IdempotencyKey, seal_key: bytes) -> Answer | None:
-    """The answer kept in ``row``, or ``None`` when ``seal_key`` doesn't open it."""
-    plain = unseal(seal_key, row.body, _row(row.scope, row.key, row.fingerprint, row.status))
+def answer(row: IdempotencyKey, secret: bytes) -> Answer | None:
+    """The answer kept in ``row``, or ``None`` when the client's ``secret`` doesn't open
+    it."""
+    associated = _row(row.scope, row.key, row.fingerprint, row.status)
+    plain = sealing.unseal("kept answer", row.body, associated, secret)
     if plain is None:
         return None
     headers, _, body = plain.partition(b"\n")
     return Answer(row.status, json.loads(headers), body)
-
-
-def seal(key: bytes, plain: bytes, associated: bytes = b"") -> bytes:
-    """``plain`` encrypted and authenticated under ``key``, bound to ``associated``."""
-    nonce = secrets.token_bytes(_NONCE)
-    stream_key, tag_key = _subkeys(key)
-    cipher = _xor(plain, hashlib.shake_256(stream_key + nonce).digest(len(plain)))
-    return _FORMAT + nonce + _tag(tag_key, nonce, cipher, associated) + cipher
-
-
-def unseal(key: bytes, sealed: bytes, associated: bytes = b"") -> bytes | None:
-    """What :func:`seal` sealed, or ``None`` for another key, other associated data or
-    a sealed value that was altered."""
-    head = len(_FORMAT) + _NONCE + _TAG
-    if len(sealed) < head or not sealed.startswith(_FORMAT):
-        return None
-    nonce = sealed[len(_FORMAT) : len(_FORMAT) + _NONCE]
-    tag, cipher = sealed[head - _TAG : head], sealed[head:]
-    stream_key, tag_key = _subkeys(key)
-    if not hmac.compare_digest(tag, _tag(tag_key, nonce, cipher, associated)):
-        return None
-    return _xor(cipher, hashlib.shake_256(stream_key + nonce).digest(len(cipher)))
-
-
-def _subkeys(key: bytes) -> tuple[bytes, bytes]:
-    return (
-        hmac.digest(key, b"scorekeeper answer stream", "sha256"),
-        hmac.digest(key, b"scorekeeper answer tag", "sha256"),
-    )
-
-
-def _tag(tag_key: bytes, nonce: bytes, cipher: bytes, associated: bytes) -> bytes:
-    message = len(associated).to_bytes(8, "big") + associated + nonce + cipher
-    return hmac.digest(tag_key, message, "sha256")
-
-
-def _xor(data: bytes, stream: bytes) -> bytes:
-    size = len(data)
-    return (int.from_bytes(data, "big") ^ int.from_bytes(stream, "big")).to_bytes(size, "big")
 
 
 def _row(scope: str, key: str, fingerprint: str, status: int) -> bytes:
@@ -190,13 +120,14 @@ def _row(scope: str, key: str, fingerprint: str, status: int) -> bytes:
 
 
 def expire(now: datetime | None = None) -> int:
-    """Delete every expired key (e.g. from a periodic job); returns how many."""
+    """Delete every expired key (e.g. from a periodic job, which commits); returns how
+    many."""
     cutoff = (now or utcnow()) - LIFETIME
     result = db.session.execute(
         delete(IdempotencyKey).where(IdempotencyKey.created_at < cutoff),
         execution_options=_UNSYNCHRONIZED,
     )
-    db.session.commit()
+    db.session.flush()
     return int(getattr(result, "rowcount", 0) or 0)
 
 

@@ -14,8 +14,8 @@ from sqlalchemy.orm import aliased
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _, _n
 from scorekeeper.models import Game, Player, PlayerCards, Rivalry, RoundResult, Seat
-from scorekeeper.services import idempotency, stats
 from scorekeeper.services import players as player_service
+from scorekeeper.services import stats
 from scorekeeper.services.errors import NotFound, Rejected
 
 
@@ -97,7 +97,7 @@ def rename_player(circle_id: int, player_id: int, new_name: object) -> Player:
     player.name = name
     player.key = key
     _names_changed(player.id)
-    idempotency.commit()
+    db.session.flush()
     return player
 
 
@@ -184,6 +184,6 @@ def merge_players(circle_id: int, keep_id: int, merge_id: int) -> Player:
     )
     stats.add_rivalries(moved_pairs)
     db.session.execute(delete(Player).where(Player.id == gone.id))
-    idempotency.commit()
+    db.session.flush()
     db.session.expire_all()
     return keep

@@ -485,7 +485,7 @@ def rebuild(sheet_of: Callable[[Game], engine.Sheet]) -> int:
     from the stored rounds (after upgrading a database that had games before these
     summaries existed), each game's sheet from ``sheet_of`` (``games.sheet_of``, which
     imports this module). Returns the number of games counted (deleted ones are not).
-    One transaction."""
+    Flushed, for its caller to commit as one transaction."""
     db.session.execute(delete(PlayerCards))
     db.session.execute(delete(Rivalry))
     count = 0
@@ -502,5 +502,5 @@ def rebuild(sheet_of: Callable[[Game], engine.Sheet]) -> int:
             seat.total = 0
         summarise(game, sheet)
         count += 1
-    db.session.commit()
+    db.session.flush()
     return count

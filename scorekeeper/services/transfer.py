@@ -72,8 +72,8 @@ from scorekeeper.models import (
     utcnow,
 )
 from scorekeeper.services import games as game_service
-from scorekeeper.services import idempotency, stats
 from scorekeeper.services import players as player_service
+from scorekeeper.services import stats
 from scorekeeper.services.errors import Rejected
 
 FORMAT = "scorekeeper-history"
@@ -1370,8 +1370,8 @@ def _converter(type_: Any, dialect: Dialect) -> Any:
 
 
 def _store_all(games: list[_Prepared], circle_id: int) -> int:
-    """Store the games not yet on the server, with their statistics; returns how many.
-    Commits (or, in a write view, leaves the commit to the answer)."""
+    """Store the games not yet on the server, with their statistics (flushed; the
+    transaction's owner commits them); returns how many."""
     existing = _existing([g.public_id for g in games])
     fresh = [g for g in games if g.public_id not in existing]
     if fresh:
@@ -1384,7 +1384,7 @@ def _store_all(games: list[_Prepared], circle_id: int) -> int:
         for start in range(0, len(fresh), STORE_BATCH):
             _store_batch(fresh[start : start + STORE_BATCH], players, circle_id, tally)
         tally.store()
-    idempotency.commit()  # in a write view: committed with the answer
+    db.session.flush()
     return len(fresh)
 
 

@@ -14,8 +14,9 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.extensions import db
-from scorekeeper.idempotency import remember, secret_key
+from scorekeeper.idempotency import remember
 from scorekeeper.models import Circle, Game
+from scorekeeper.sealing import secret_key
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import games as game_service
 

@@ -2,25 +2,24 @@
 
 A bid taken back may be hidden or secret (V3, V4), so the page offering to put it back
 must not hold it in the clear, and nothing about it may be stored where an export would
-show it. The values go out sealed instead: XORed with a keystream that HMAC-SHA256 (a
-pseudo-random function) draws from the app's secret key and a fresh nonce, the whole
-signed. The "Undo" tap sends the seal back; it is good only for that game and only while
+show it. The take-back goes out sealed instead (:mod:`scorekeeper.sealing`), bound to its
+game. The "Undo" tap sends the seal back; it is good only for that game and only while
 the game is at the version the take-back left it at.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
+import base64
+import binascii
+import json
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
-from itsdangerous import BadSignature, URLSafeSerializer
+from scorekeeper import sealing
 
-_SALT = "scorekeeper.take-back"
 KINDS = ("bid", "tricks")
+# Far more than a take-back's seal (some 100 characters); a longer one isn't looked at.
+_MOST = 1000
 
 
 @dataclass(frozen=True)
@@ -32,42 +31,27 @@ class TakenBack:
     version: int  # the game's version right after the take-back
 
 
-def _secret() -> bytes:
-    return str(current_app.config["SECRET_KEY"]).encode()
-
-
-def _keystream(nonce: bytes, length: int) -> bytes:
-    key = hmac.new(_secret(), _SALT.encode(), hashlib.sha256).digest()
-    return hmac.new(key, nonce, hashlib.sha256).digest()[:length]
-
-
-def _serializer() -> URLSafeSerializer:
-    return URLSafeSerializer(_secret(), salt=_SALT)
-
-
 def seal(public_id: str, taken: TakenBack) -> str:
     """The take-back of game ``public_id`` as a token for its "Undo" button."""
     seats = sorted(taken.values)
-    plain = bytes(taken.values[seat] for seat in seats)  # counts of at most 20 cards
-    nonce = secrets.token_bytes(16)
-    cipher = bytes(a ^ b for a, b in zip(plain, _keystream(nonce, len(plain)), strict=True))
-    data = {"g": public_id, "v": taken.version, "k": taken.kind, "s": seats}
-    data.update(n=nonce.hex(), c=cipher.hex())
-    return str(_serializer().dumps(data))
+    data = {"v": taken.version, "k": taken.kind, "s": seats, "n": [taken.values[s] for s in seats]}
+    plain = json.dumps(data, separators=(",", ":")).encode()
+    sealed = sealing.seal("take-back", plain, public_id.encode())
+    return base64.urlsafe_b64encode(sealed).rstrip(b"=").decode()
 
 
 def unseal(token: str, public_id: str) -> TakenBack | None:
     """The take-back a token stands for, or ``None`` for anything but a token sealed for
     game ``public_id``."""
+    if len(token) > _MOST:
+        return None
     try:
-        data: Any = _serializer().loads(token)
-        nonce, cipher = bytes.fromhex(data["n"]), bytes.fromhex(data["c"])
-        seats, kind, version = data["s"], data["k"], data["v"]
-    except (BadSignature, ValueError, KeyError, TypeError):
+        sealed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    except (binascii.Error, ValueError):
         return None
-    if data.get("g") != public_id or kind not in KINDS or not isinstance(version, int):
+    plain = sealing.unseal("take-back", sealed, public_id.encode())
+    if plain is None:
         return None
-    if not isinstance(seats, list) or len(seats) != len(cipher) or len(cipher) > 32:
-        return None
-    plain = bytes(a ^ b for a, b in zip(cipher, _keystream(nonce, len(cipher)), strict=True))
-    return TakenBack(kind, dict(zip(seats, plain, strict=True)), version)
+    data: Any = json.loads(plain)
+    seats, counts = data["s"], data["n"]
+    return TakenBack(data["k"], dict(zip(seats, counts, strict=True)), data["v"])

@@ -14,6 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import transaction
 from scorekeeper.engine import RuleSet
 from scorekeeper.limits import whole_number
 from scorekeeper.services import digital as digital_service
@@ -158,7 +159,7 @@ def test_a_digital_table_with_an_odd_first_dealer_says_what_to_do(client: FlaskC
 
 
 def test_pass_and_play_ignores_an_odd_seat(app: Flask) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         made = digital_service.create_table(
             ["Ann", "Ben", "Cat"], ["person", "person", "bot"], 2, RuleSet(), seed=4
         )

@@ -25,7 +25,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import MetaData, select
 from werkzeug.routing import Rule
 
-from scorekeeper import engine
+from scorekeeper import engine, transaction
 from scorekeeper.extensions import db
 from scorekeeper.services import games as game_service
 
@@ -95,7 +95,7 @@ class Member:
 
 def _finish_a_game(app: Flask, public_id: str) -> None:
     """Play the game to its end, so the circle has statistics, records and rivalries."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game = game_service.get_game(public_id)
         for cards in engine.plan_for(game_service.rules_of(game), game.player_count):
             game_service.record_round(game, [cards, 0, 1], [cards, 0, 0])

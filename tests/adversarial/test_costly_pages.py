@@ -21,7 +21,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event, select
 
-from scorekeeper import create_app, pdf
+from scorekeeper import create_app, pdf, transaction
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.services import circles, transfer
@@ -45,7 +45,7 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def _game(app: Flask) -> tuple[str, str]:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game, token = game_service.create_game(
             ["Ann", "Ben", "Cat"], 0, game_service.parse_rules({})
         )
@@ -102,7 +102,7 @@ def test_a_games_pad_is_rendered_once_per_version(
     assert len(renders) == 4
 
     # The game changes: its next pad is rendered, the old one is never served again.
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game_service.record_round(game_service.get_game(public_id), [1, 1, 0], [1, 1, 0])
     changed = client.get(url)
     assert changed.status_code == 200
@@ -151,6 +151,7 @@ def history(app: Flask) -> Iterator[int]:
     with app.app_context():
         circle = circles.create_circle("Friends")
         random_history(random.Random(3), 7, circle.id)
+        db.session.commit()
         yield circle.id
 
 
@@ -212,6 +213,7 @@ def test_the_export_stays_importable_while_games_change(
             ["Ann", "Ben", "Cat"], 0, game_service.parse_rules({}), circle_id=history
         )
         game_service.record_round(game, [1, 0, 0], [1, 0, 0])
+        db.session.commit()
         pieces.extend(chunks)
         data = json.loads("".join(pieces))
         for game_data in data["games"]:

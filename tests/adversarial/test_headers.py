@@ -16,6 +16,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import transaction
 from scorekeeper.engine import RuleSet
 from scorekeeper.limits import local_path
 from scorekeeper.services import digital as digital_service
@@ -156,7 +157,7 @@ def test_digital_pages_with_seat_or_table_links_are_no_store(client: FlaskClient
 
 
 def test_the_pass_and_play_page_is_no_store(app: Flask) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         made = digital_service.create_table(
             ["Ann", "Ben", "Cat"], ["person", "person", "bot"], 2, RuleSet(), seed=4
         )

@@ -20,6 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
+from scorekeeper import transaction
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, Game, Player, PlayerCards, Rivalry, Round, Seat
 from scorekeeper.services import circles, transfer
@@ -39,6 +40,7 @@ def backup(app: Flask) -> Iterator[dict[str, Any]]:
         game, _ = game_service.create_game(["Ann", "Ben", "Cat"], 0, SHORT, circle_id=circle.id)
         for c in SHORT_CARDS:
             game_service.record_round(game, [c, 0, 0], [c, 0, 0])
+        db.session.commit()
         data = json.loads(transfer.history_json(circle.id))
         db.session.delete(game)  # so that the file's game is a new one to this server
         db.session.commit()
@@ -165,7 +167,7 @@ def test_junk_in_a_file_is_refused_saying_where(
 ) -> None:
     public_id = backup["games"][0]["public_id"]
     mutate(backup)
-    with app.test_request_context(headers={"Accept-Language": "en"}):
+    with app.test_request_context(headers={"Accept-Language": "en"}), transaction.atomic():
         circle_id = _a_circle()
         before = _counts()
         with pytest.raises(Rejected) as refused:
@@ -237,7 +239,7 @@ def test_junk_in_a_file_is_refused_in_german(
 ) -> None:
     public_id = backup["games"][0]["public_id"]
     mutate(backup)
-    with app.test_request_context(headers={"Accept-Language": "de"}):
+    with app.test_request_context(headers={"Accept-Language": "de"}), transaction.atomic():
         circle_id = _a_circle()
         with pytest.raises(Rejected) as refused:
             transfer.import_history(json.dumps(backup), circle_id)
@@ -249,6 +251,7 @@ def test_times_from_another_time_zone_are_stored_in_utc(app: Flask, backup: dict
     with app.app_context():
         circle_id = _a_circle()
         assert transfer.import_history(json.dumps(backup), circle_id).imported == 1
+        db.session.commit()
         again = json.loads(transfer.history_json(circle_id))
     assert again["games"][0]["created_at"] == "2026-01-06T18:00:00+00:00"
 
@@ -265,12 +268,14 @@ def test_the_longest_texts_the_app_writes_import(app: Flask) -> None:
         game_service.update_round(
             game, 2, bids=[0, 0, 1, 1, 1, 1], tricks=[0, 0, 1, 1, 0, 0], trump="wizard:green"
         )
+        db.session.commit()
         data = json.loads(transfer.history_json(circle.id))
         longest = max(len(c["summary"]) for c in data["games"][0]["changes"])
         assert longest > 500
         db.session.delete(game)
         db.session.commit()
         assert transfer.import_history(json.dumps(data), circle.id).imported == 1
+        db.session.commit()
 
 
 def test_a_digital_game_imports_as_its_score_pad(
@@ -283,6 +288,7 @@ def test_a_digital_game_imports_as_its_score_pad(
     with app.app_context():
         circle_id = _a_circle()
         assert transfer.import_history(json.dumps(backup), circle_id).imported == 1
+        db.session.commit()
         assert json.loads(transfer.history_json(circle_id))["games"][0]["mode"] == "digital"
     assert client.get(f"/games/{public_id}").status_code == 200
     assert client.get(f"/digital/{public_id}/").status_code == 404
@@ -311,7 +317,7 @@ def test_a_file_in_utf16_or_with_a_surrogates_bytes_is_refused(
         if encoding == "utf-16"
         else escaped.replace("\\ud800", "\ud800").encode("utf-8", "surrogatepass")
     )
-    with app.test_request_context(headers={"Accept-Language": "en"}):
+    with app.test_request_context(headers={"Accept-Language": "en"}), transaction.atomic():
         circle_id = _a_circle()
         before = _counts()
         with pytest.raises(Rejected) as refused:
@@ -325,7 +331,7 @@ def test_an_imported_file_with_a_lone_surrogate_is_refused(
     app: Flask, backup: dict[str, Any], where: str
 ) -> None:
     text = _with_lone(where, backup)
-    with app.test_request_context(headers={"Accept-Language": "en"}):
+    with app.test_request_context(headers={"Accept-Language": "en"}), transaction.atomic():
         circle_id = _a_circle()
         before = _counts()
         for sent in (text, text.encode()):

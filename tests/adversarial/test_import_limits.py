@@ -28,7 +28,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import event, func, select, text
 from werkzeug.test import TestResponse
 
-from scorekeeper import engine, writers
+from scorekeeper import engine, transaction, writers
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     Change,
@@ -184,6 +184,7 @@ def test_an_import_failing_while_storing_leaves_nothing_behind() -> None:
     _played(played.id, 3)
     backup = _renamed(transfer.history_json(played.id), 2)
     restored = circles.create_circle("Restored")
+    db.session.commit()
     before = _counts()
 
     def disk_full(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
@@ -209,7 +210,7 @@ def test_checking_the_file_leaves_the_write_turn_to_others(
 ) -> None:
     """The check of a file (seconds for a big one) writes nothing: the scorers' writes of
     this process go on meanwhile, though the import request holds the write turn."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         circle = circles.create_circle("Friends")
         played = circles.create_circle("Played")
         _played(played.id, 2)
@@ -309,7 +310,7 @@ def _rounds(app: Flask, public_id: str) -> int:
 def test_a_score_write_waits_while_another_process_writes(
     app: Flask, client: FlaskClient, tmp_path: Path
 ) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game, token = game_service.create_game(
             ["Ann", "Ben", "Cat"], 0, game_service.parse_rules({})
         )
@@ -343,7 +344,7 @@ def test_a_write_meeting_a_database_locked_elsewhere_is_told_to_try_again(
     """A program writing without taking a turn (sqlite3 at the shell, say) holds the
     database past SQLite's busy timeout: the write is refused with 503 and Retry-After,
     nothing stored; never a 500."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game, token = game_service.create_game(
             ["Ann", "Ben", "Cat"], 0, game_service.parse_rules({})
         )

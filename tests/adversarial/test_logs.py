@@ -96,6 +96,7 @@ def served(tmp_path: Path, database_url: str) -> Iterator[tuple[Server, Secrets,
             made.table_token,
             [t for t in made.seat_tokens if t],
         )
+        db.session.commit()
         db.session.remove()
         db.engine.dispose()
     access_log = tmp_path / "access.log"

@@ -22,7 +22,7 @@ from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 from flask_migrate import upgrade
 
-from scorekeeper import create_app
+from scorekeeper import create_app, transaction
 from scorekeeper.engine import RuleSet
 from scorekeeper.extensions import db
 from scorekeeper.services import games as game_service
@@ -235,7 +235,7 @@ def test_trusted_hosts_refuse_any_other_host(tmp_path: Path, database_url: str) 
         TRUSTED_HOSTS=["scores.example.org"],
         PASSPHRASE=PASSPHRASE,
     )
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game, _token = game_service.create_game(["Ann", "Ben", "Cat"], 0, RuleSet())
         pid = game.public_id
     client = app.test_client()
@@ -281,6 +281,7 @@ def server(tmp_path: Path, database_url: str) -> Iterator[tuple[Server, str]]:
     with app.app_context():
         game, _token = game_service.create_game(["Ann", "Ben", "Cat"], 0, RuleSet())
         pid = game.public_id
+        db.session.commit()
         db.session.remove()
         db.engine.dispose()
     # As bin/serve runs it: no proxy in front, requests from 127.0.0.1 (which gunicorn

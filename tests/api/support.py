@@ -20,6 +20,7 @@ from flask.testing import FlaskClient
 from jsonschema import Draft202012Validator
 from werkzeug.test import TestResponse
 
+from scorekeeper import transaction
 from scorekeeper.api.openapi import document
 from scorekeeper.services import circles
 
@@ -116,7 +117,7 @@ class Circle:
 
 def new_circle(app: Flask, name: str = "Friends") -> Circle:
     """A new circle (made as its page makes it), with its API token."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         return Circle(circles.api_token(circles.create_circle(name)))
 
 

@@ -17,6 +17,7 @@ from sqlalchemy import text
 from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.test import TestResponse
 
+from scorekeeper import transaction
 from scorekeeper.extensions import db
 from scorekeeper.services import circles
 from scorekeeper.services.circle_api import MAX_ID
@@ -78,7 +79,7 @@ def wrong_tokens(app: Flask, circle: Circle, scorer_token: str) -> list[str]:
     """Tokens that are not a circle's: mistyped, another circle's id, an unknown circle,
     a scorer token, an old token after a new link, and malformed ones."""
     public_id, _dot, key = circle.token.partition(".")
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         other = circles.create_circle("Others")
         old = circles.api_token(other)
         circles.new_link(other)
@@ -144,7 +145,7 @@ def test_a_new_circle_link_makes_the_old_token_worthless(
 ) -> None:
     assert client.get(f"{API}/circle", headers=circle.auth).status_code == 200
     public_id = circle.token.partition(".")[0]
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         found = circles.get_circle(public_id)
         circles.new_link(found)
         renewed = Circle(circles.api_token(found))

@@ -8,6 +8,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
+from scorekeeper import transaction
 from scorekeeper.extensions import db
 from scorekeeper.idempotency import REPLAYED
 from scorekeeper.models import Game as GameRow
@@ -165,7 +166,7 @@ def test_keys_expire_after_a_day(app: Flask, api: Api, client: FlaskClient) -> N
         assert db.session.scalar(select(func.count()).select_from(IdempotencyKey)) == 0
     put = {"tricks": [0, 1, 0]}
     assert client.put(f"{game.url}/rounds/1", json=put, headers=key("new", game)).status_code == 200
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         # A periodic job sweeps every expired key.
         assert idempotency.expire(now=utcnow() + timedelta(hours=25)) == 1
         assert db.session.scalar(select(func.count()).select_from(IdempotencyKey)) == 0

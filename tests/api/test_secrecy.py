@@ -6,6 +6,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 from tests.api.support import API, Api, Circle, Game, error_of
 
@@ -74,7 +75,7 @@ def test_secret_bids_in_a_saboteur_game(api: Api) -> None:
 
 def _bid(app: Flask, game: Game, seat: int, bid: int) -> None:
     """Enter one bid the way the score pad page does, tap by tap."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game_service.set_bid(game_service.get_game(game.id), seat, bid)
 
 

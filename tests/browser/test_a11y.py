@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from scorekeeper import engine
+from scorekeeper import engine, transaction
 from scorekeeper.engine import Phase, RuleSet
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import digital as digital_service
@@ -92,7 +92,7 @@ def phones(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[P
 
 def _circle(app: Flask) -> tuple[int, str, str]:
     """A circle: its database id, public id and link (path)."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         circle = circle_service.create_circle("Thursday Wizards")
         return (
             circle.id,
@@ -109,7 +109,7 @@ def _play(
     circle_id: int | None = None,
 ) -> str:
     """A game made through the service with ``rounds`` rounds scored; its scorer link."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         rules = game_service.parse_rules({"round_plan": "short"} if short else {})
         game, token = game_service.create_game(names, 0, rules, circle_id=circle_id)
         plan = engine.round_plan(len(names), short=short)
@@ -204,7 +204,7 @@ def _pages(app: Flask, base: str, scorer: Page, viewer: Page) -> Iterator[tuple[
 
 def _seat_link(app: Flask, phase: Phase, acting: bool) -> str:
     """A seat of the first seeded 3-person table in ``phase``: one that must act or not."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         for seed in range(200):
             made = digital_service.create_table(
                 ["Ann", "Ben", "Cat"], ["person"] * 3, 0, RuleSet(), seed=seed
@@ -262,7 +262,7 @@ def test_a_round_entered_with_the_keyboard_alone(
     app: Flask, phones: PhoneMaker, live_server: str, artifacts: Path
 ) -> None:
     page = phones("light")
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game, token = game_service.create_game(
             ["Ann", "Ben", "Cat"], 0, game_service.parse_rules({})
         )

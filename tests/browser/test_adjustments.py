@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Page, expect
 
+from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 from tests.browser.test_a11y import (
     PhoneMaker,
@@ -119,7 +120,7 @@ def test_r16_the_last_round_summary_shows_its_penalty(
     (−30; 20 + 20 before), and is given −10 for a revoke. The summary under the entry
     panel shows the −10 beside the −30, so the two add up to her total going 40 → 0."""
     link = game_with_rounds(app, 3)
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game = game_service.get_game(link.split("/")[2])
         game_service.add_adjustment(game, 3, 2, -10, "revoke")
     page.goto(live_server + link)

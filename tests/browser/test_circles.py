@@ -8,6 +8,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 
+from scorekeeper import transaction
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import games as game_service
 
@@ -104,7 +105,7 @@ def test_r16_a_record_below_zero_reads_with_a_minus_sign(
     """R16 (totals may go negative): a short game in which everyone misses every bid,
     so even the best final score is below zero; the records page writes it as the pad
     does, with a real minus sign ("−60 points"), not a hyphen."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         circle = circle_service.create_circle("Thursday Wizards")
         link = f"/c/{circle.public_id}/{circle_service.circle_key(circle)}"
         game, _ = game_service.create_game(
@@ -137,7 +138,7 @@ def test_a_players_head_to_head_fits_a_narrow_phone_in_german(
 ) -> None:
     """The player page's head-to-head table at 360 px in German: every column shows (its
     last one, "Gleich", was cut off in a box that scrolled without a sign of it)."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         circle = circle_service.create_circle("Freitagsrunde")
         link = f"/c/{circle.public_id}/{circle_service.circle_key(circle)}"
         game, _ = game_service.create_game(

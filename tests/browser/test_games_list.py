@@ -14,6 +14,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from scorekeeper import transaction
 from scorekeeper.extensions import db
 from scorekeeper.models import utcnow
 from scorekeeper.services import circles as circle_service
@@ -50,7 +51,7 @@ def phone(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Pa
 def _history(app: Flask) -> tuple[str, str, str, str]:
     """A circle with a finished game, an ongoing one with every variant it can have, and
     one set up two days ago and never played; its link, and the first two games' ids."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         circle = circle_service.create_circle("Thursday Wizards")
         done, _ = game_service.create_game(
             NAMES[:3], 0, game_service.parse_rules({"round_plan": "short"}), circle_id=circle.id

@@ -12,6 +12,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Locator, Page, expect
 
+from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 
 NAMES = ["Anna", "Ben", "Clara", "Dan", "Eve", "Fay"]
@@ -40,7 +41,7 @@ def in_view(page: Page, element: Locator) -> None:
 def game_with_rounds(app: Flask, rounds: int, **rules: Any) -> str:
     """Six players, ``rounds`` rounds played (everyone bids 0; the dealer takes every
     trick); the scorer link."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game, token = game_service.create_game(NAMES, 0, game_service.parse_rules(rules))
         for number, cards in enumerate(game_service.sheet_of(game).plan[:rounds], start=1):
             dealer = (number - 1) % len(NAMES)
@@ -133,7 +134,7 @@ def test_a_bid_made_meanwhile_on_another_phone_is_said_on_screen(
     scroll_to_keys(page)
     # Meanwhile another phone with the scorer link records Dan's bid (round 3: Clara
     # deals, Dan bids first), so this page's tap comes too late.
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game = game_service.get_game(link.split("/")[2])
         game_service.set_bid(game, 3, 1)
     page.locator("form.taps .keys").get_by_role("button", name="0", exact=True).click()

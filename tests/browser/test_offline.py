@@ -10,6 +10,7 @@ from pathlib import Path
 from flask import Flask
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
+from scorekeeper import transaction
 from scorekeeper.extensions import db
 from scorekeeper.models import Change
 from scorekeeper.services import games as game_service
@@ -19,7 +20,7 @@ NAMES = ["Ann", "Ben", "Cat", "Dan"]  # Ann deals: Ben bids first, then Cat, Dan
 
 def new_game(app: Flask, rules: dict[str, object] | None = None) -> tuple[str, str]:
     """A new game of NAMES (book rules, or ``rules``): its id and its scorer link."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game, token = game_service.create_game(NAMES, 0, game_service.parse_rules(rules or {}))
         return game.public_id, f"/games/{game.public_id}/score/{token}"
 
@@ -126,7 +127,7 @@ def test_an_entry_someone_else_made_meanwhile_is_not_saved_over_it(
     context.set_offline(True)
     key(page, 1)  # Cat, not saved yet
     expect(row(page, "Cat").locator(".val.unsaved")).to_contain_text("1")
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game_service.set_bid(game_service.get_game(public_id), 2, 0)  # the other phone
     context.set_offline(False)
     expect(page.locator("#unsaved")).to_contain_text("Already recorded by someone else")
@@ -140,7 +141,7 @@ def test_an_entry_someone_else_made_meanwhile_is_not_saved_over_it(
 
 def rounds_played(app: Flask, public_id: str, rounds: int) -> None:
     """Record ``rounds`` rounds of 1, 2, … cards (Ann took every trick, bids of 0)."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game = game_service.get_game(public_id)
         for cards in range(1, rounds + 1):
             game_service.record_round(game, [0] * 4, [cards, 0, 0, 0])
@@ -260,7 +261,7 @@ def test_r16_counts_tapped_offline_fill_in_what_is_forced_from_the_engines_steps
     page.on("pageerror", lambda e: errors.append(str(e)))
     public_id, link = new_game(app)
     rounds_played(app, public_id, 2)  # round 3: 3 cards
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game = game_service.get_game(public_id)
         for seat in game_service.draft_of(game).bidders:  # type: ignore[union-attr]
             game_service.set_bid(game, seat, 1 if seat == 2 else 0)
@@ -302,7 +303,7 @@ def test_v6_v1_a_saboteur_round_entered_offline_refuses_what_the_server_would(
     page.on("pageerror", lambda e: errors.append(str(e)))
     rules = {"dealer_rule": "plus_minus_one", "saboteur": True}
     public_id, link = new_game(app, rules)
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game = game_service.get_game(public_id)
         for cards in (1, 2):  # Ann took every trick; the dealer (Ann, then Ben) has no bid
             bids = [None if seat == cards - 1 else 0 for seat in range(4)]

@@ -12,6 +12,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 
+from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 from tests.browser.conftest import Phone
 
@@ -23,7 +24,7 @@ def scored_game(app: Flask, names: list[str], rounds: int) -> str:
     """``rounds`` rounds played so that the totals grow wide: the first player bids every
     trick and takes them (three digits), the second bids every trick and takes none (a
     minus and three digits); the scorer link."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game, token = game_service.create_game(names, 0, game_service.parse_rules({}))
         n = len(names)
         for cards in game_service.sheet_of(game).plan[:rounds]:
@@ -166,11 +167,12 @@ def test_r17_the_podium_breaks_a_long_name_between_syllables(
     none) and stands on the podium's top step at 360 px, broken at its hyphen or between
     syllables: no line of a letter or two, no lone hyphen."""
     phone.set_viewport_size({"width": 360, "height": 740})
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game, token = game_service.create_game(ONE_LONG, 0, game_service.parse_rules({}))
         for cards in game_service.sheet_of(game).plan:
             game_service.record_round(game, [0] * 5 + [cards], [0] * 5 + [cards])
-    phone.goto(live_server + f"/games/{game.public_id}/score/{token}")
+        public_id = game.public_id
+    phone.goto(live_server + f"/games/{public_id}/score/{token}")
     winner = phone.locator(".podium .place-1 .who")
     expect(winner).to_be_visible()
     winner.scroll_into_view_if_needed()

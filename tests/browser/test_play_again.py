@@ -14,6 +14,7 @@ from flask import Flask
 from playwright.sync_api import Browser, Locator, Page, expect
 from sqlalchemy import func, select
 
+from scorekeeper import transaction
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.services import circles as circle_service
@@ -36,7 +37,7 @@ class Taps:
 def _circle_with_history(app: Flask) -> tuple[str, str]:
     """A circle whose players have played before (the latest table: Dan, Eve, Ann, Ben,
     under the German rule); its link and the latest game's scorer link (paths)."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         circle = circle_service.create_circle("Thursday Wizards")
         rules = game_service.parse_rules({"dealer_rule": "plus_minus_one"})
         for names in (["Fay", "Gus", "Hal"], ["Dan", "Eve", "Ann", "Ben"]):
@@ -52,7 +53,7 @@ def _games(app: Flask) -> int:
 
 def _finished_game(app: Flask, names: list[str], first_dealer: int) -> tuple[str, str]:
     """A short game (V8) played to the end; its public id and scorer link (path)."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         rules = game_service.parse_rules({"round_plan": "short", "bidding": "hidden"})
         game, token = game_service.create_game(names, first_dealer, rules)
         sheet = game_service.sheet_of(game)

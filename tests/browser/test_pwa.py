@@ -8,6 +8,7 @@ from typing import Any
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, Response, expect
 
+from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 
 # A stand-in for the Screen Wake Lock API that records each request; `release()` lets a
@@ -34,7 +35,7 @@ Object.defineProperty(Navigator.prototype, "wakeLock", {configurable: true, get:
 
 
 def game_url(app: Flask) -> str:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game, token = game_service.create_game(
             ["Ann", "Ben", "Cat"], 0, game_service.parse_rules({})
         )

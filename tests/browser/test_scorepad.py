@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
-from scorekeeper import engine
+from scorekeeper import engine, transaction
 from scorekeeper.services import games as game_service
 
 
@@ -83,7 +83,7 @@ def start_game(
 
 def scorer_url(app: Flask, names: list[str], dealer: int = 0, **rules: Any) -> str:
     """A game made directly through the service; its scorer link."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game, token = game_service.create_game(names, dealer, game_service.parse_rules(rules))
         return f"/games/{game.public_id}/score/{token}"
 

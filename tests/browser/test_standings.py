@@ -14,6 +14,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 from tests.browser.conftest import Phone
 from tests.browser.test_a11y import TAP_TARGETS, axe_problems
@@ -23,7 +24,7 @@ NAMES = ["Maximilian", "Anna-Lena", "Christopher", "Dora", "Emil", "Friederike"]
 
 def game(app: Flask, names: list[str], rounds: list[tuple[list[int], list[int]]]) -> str:
     """A game with these rounds played, (bids, tricks) in seat order; the scorer link."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         made, token = game_service.create_game(names, 0, game_service.parse_rules({}))
         for bids, tricks in rounds:
             game_service.record_round(made, bids, tricks)

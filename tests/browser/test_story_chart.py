@@ -9,6 +9,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Page, expect
 
+from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 from tests.web.test_final_standings import TIED_GAME
 
@@ -23,7 +24,7 @@ LABELS = """() => [...document.querySelectorAll('.chart svg .axis.y text')].map(
 def test_the_story_chart_reads_on_a_phone(
     page: Page, live_server: str, app: Flask, artifacts: Path, rounds: int
 ) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         rules = game_service.parse_rules({"round_plan": "short"})
         game, _token = game_service.create_game(["Anna", "Ben", "Clara"], 0, rules)
         for bids, tricks in TIED_GAME[:rounds]:

@@ -9,6 +9,7 @@ from pathlib import Path
 from flask import Flask
 from playwright.sync_api import Page, expect
 
+from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 from tests.browser.test_in_view import in_view
 
@@ -29,7 +30,7 @@ def bid_cells(page: Page) -> list[str]:
 def test_v3_one_tap_takes_back_one_hidden_bid_and_undo_puts_it_back(
     page: Page, live_server: str, app: Flask, artifacts: Path
 ) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         rules = game_service.parse_rules({"bidding": "hidden", "dealer_rule": "plus_minus_one"})
         game, token = game_service.create_game(NAMES, 4, rules)
         public_id = game.public_id

@@ -13,6 +13,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 from tests.browser.test_a11y import TAP_TARGETS, axe_problems
 from tests.browser.test_in_view import in_view
@@ -23,7 +24,7 @@ NAMES = ["Ann", "Ben", "Cat", "Dan"]
 def round_3(app: Flask) -> tuple[str, str]:
     """Ann, Ben, Cat, Dan with rounds 1 and 2 played (Dan dealt round 1): round 3 deals
     3 cards, Ben deals, Cat bids first. The game's id and scorer link."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game, token = game_service.create_game(NAMES, 3, game_service.parse_rules({}))
         game_service.record_round(game, [0, 0, 0, 1], [0, 0, 0, 1])
         game_service.record_round(game, [1, 1, 0, 0], [1, 1, 0, 0])

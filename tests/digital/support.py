@@ -11,6 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from scorekeeper import transaction
 from scorekeeper.engine import Bidding, Game, Phase, RuleSet
 from scorekeeper.engine.bots import Bot
 from scorekeeper.services import digital as service
@@ -41,7 +42,7 @@ class Table:
         cls, app: Flask, rules: RuleSet, kinds: list[str], seed: int = 7, dealer: int = 0
     ) -> Table:
         names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"][: len(kinds)]
-        with app.app_context():
+        with app.app_context(), transaction.atomic():
             made = service.create_table(names, kinds, dealer, rules, seed=seed)
             table = cls(app, made.game.public_id, list(made.seat_tokens))
             table.table_token = made.table_token

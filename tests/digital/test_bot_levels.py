@@ -6,6 +6,7 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
+from scorekeeper import transaction
 from scorekeeper.engine import Phase, Plan, RuleSet
 from scorekeeper.extensions import db
 from scorekeeper.models import DigitalTable
@@ -19,7 +20,7 @@ SHORT = RuleSet(round_plan=Plan.SHORT)
 def _exact_bids(app: Flask, level: str, seed: int) -> int:
     """A table of bots at ``level`` plays a short game through (bots only: a seeded
     test table); how many bids came out exact."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         made = service.create_table(["", "", "", ""], BOTS, 0, SHORT, seed=seed, level=level)
         table = service.get_table(made.game.public_id)
         assert [service.bot_level(table, s) for s in range(4)] == [level] * 4
@@ -49,7 +50,7 @@ def test_a_level_that_is_not_one_is_refused_and_nothing_stored(app: Flask) -> No
 
 
 def test_a_table_set_up_before_levels_plays_normal(app: Flask) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         made = service.create_table(["Ann", "", "", ""], ["person", "bot", "bot", "bot"], 0, SHORT)
         table = service.get_table(made.game.public_id)
         table.seats = [{k: v for k, v in seat.items() if k != "level"} for seat in table.seats]

@@ -9,6 +9,7 @@ import pytest
 from flask import Flask
 from werkzeug.test import TestResponse
 
+from scorekeeper import transaction
 from scorekeeper.engine import RuleSet
 from scorekeeper.services import digital as service
 from tests.digital.support import Table
@@ -75,7 +76,7 @@ def test_a_tap_counted_already_in_german(app: Flask) -> None:
 
 
 def test_pass_and_play_asks_who_first_in_german(app: Flask) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         made = service.create_table(["Ann", "Ben", "Cat"], [P, P, B], 0, RuleSet(), seed=3)
         url = f"/digital/{made.game.public_id}/t/{made.table_token}/act"
     phone = app.test_client()

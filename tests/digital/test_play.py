@@ -10,6 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from scorekeeper import transaction
 from scorekeeper.engine import Bidding, DealerRule, Game, Phase, Plan, RuleSet
 from scorekeeper.engine.bots import Bot
 from scorekeeper.services import digital as service
@@ -230,7 +231,7 @@ def test_forbidden_bids_are_disabled_and_explained(app: Flask) -> None:
 
 
 def test_pass_and_play_reveals_one_hand_and_hides_it_again(app: Flask) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         made = service.create_table(["Ann", "Ben", "Cat"], [P, P, B], 2, RuleSet(), seed=4)
         public_id, token = made.game.public_id, made.table_token
     phone = app.test_client()
@@ -401,7 +402,7 @@ def test_a_seat_holds_its_hand_sorted_trump_first(app: Flask) -> None:
     from scorekeeper.engine.bots import Bot, play_until_waiting
     from scorekeeper.extensions import db
 
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         made = service.create_table(["Ann", "Ben", "Cat"], [P, P, B], 2, RuleSet(), seed=4)
         public_id, token = made.game.public_id, made.seat_tokens[0]
         table = service.get_table(public_id)

@@ -11,6 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import transaction
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
@@ -144,7 +145,7 @@ def test_the_pad_marks_the_bots(app: Flask, client: FlaskClient) -> None:
     page = client.get(f"/games/{table.public_id}").get_data(as_text=True)
     heads = re.findall(r'<th scope="colgroup".*?</th>', section(page, "pad"), re.S)
     assert ["data-bot" in h for h in heads] == [False, True, False, True]
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         pad_game, _ = game_service.create_game(["Ann", "Ben", "Cat"], 0, RuleSet())
         db.session.commit()
         public_id = pad_game.public_id

@@ -90,6 +90,7 @@ def build_fixture() -> Fixture:
     g3 = _game(["Ann", "Ben", "Cat", "Dan"], RuleSet(), datetime(2026, 1, 6, 18, tzinfo=UTC), cid)
     game_service.record_round(g3, [1, 0, 0, 1], [1, 0, 0, 0])
     game_service.record_round(g3, [0, 1, 0, 1], [1, 1, 0, 0])
+    db.session.commit()
     ids = {p.name: p.id for p in db.session.scalars(select(Player).where(Player.circle_id == cid))}
     return Fixture(
         g1.public_id,

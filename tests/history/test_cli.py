@@ -9,6 +9,7 @@ from flask import Flask
 from flask.testing import FlaskCliRunner
 from sqlalchemy import delete, func, select, update
 
+from scorekeeper import transaction
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
@@ -45,7 +46,7 @@ def test_export_then_import(
 def test_export_of_one_circle(
     app: Flask, runner: FlaskCliRunner, fx: Fixture, tmp_path: Path
 ) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game_service.create_game(["Ann", "Ben", "Cat"], 0, game_service.parse_rules({}))
     everything = json.loads(runner.invoke(args=["export", "-"]).stdout)
     assert len(everything["games"]) == 4  # the one-off game too

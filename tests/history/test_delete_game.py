@@ -17,6 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from scorekeeper import transaction
 from scorekeeper.engine import RuleSet
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, Game, Player, PlayerCards, Rivalry
@@ -149,7 +150,7 @@ def test_the_undo_notice_is_only_for_the_table(
 ) -> None:
     assert _delete(member, fx.g1).status_code == 303
     # Another circle's list, and a phone without the circle: no notice, no names.
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         other = circle_service.create_circle("Family").public_id
     join(member, other)
     body = member.get(f"/circles/{other}/games?deleted={fx.g1}").get_data(as_text=True)
@@ -251,7 +252,7 @@ def _counts(circle_id: int) -> tuple[Any, ...]:
 @pytest.mark.parametrize("seed", [3, 8])
 def test_statistics_are_those_of_the_games_left(app: Flask, seed: int) -> None:
     rng = random.Random(seed)
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         circle_id = the_circle().id
         random_history(rng, 14, circle_id)
         data = json.loads(transfer.history_json(circle_id))
@@ -272,7 +273,7 @@ def test_statistics_are_those_of_the_games_left(app: Flask, seed: int) -> None:
 
 
 def test_rebuilding_the_statistics_leaves_deleted_games_out(app: Flask, fx: Fixture) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         assert history.delete_game(history.find_game(fx.g1))
         counted = _statistics(fx.circle_id)
         assert stats.rebuild(game_service.sheet_of) == 2
@@ -294,7 +295,7 @@ def test_only_the_scorer_or_the_circle_may_delete(
     stranger = app.test_client()
     follower = app.test_client()
     assert follower.get(f"/games/{fx.g1}").status_code == 200  # the view link is enough to look
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         other = circle_service.create_circle("Family").public_id
     neighbour = join(app.test_client(), other)
     for phone in (stranger, follower, neighbour):
@@ -352,7 +353,7 @@ def test_a_retry_with_the_same_key_answers_as_the_first_time(
 
 
 def test_a_digital_game_is_not_deleted_here(app: Flask, client: FlaskClient) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         made = digital_service.create_table(["Ann", "Ben", "Cat"], ["person"] * 3, 0, RuleSet())
         pid = made.game.public_id
     keep_score_without_link(client, pid)

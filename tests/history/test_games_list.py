@@ -13,6 +13,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import transaction
 from scorekeeper.engine import Bidding, DealerRule, Plan, RuleSet, Scoring, SuitNames, TieBreak
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, utcnow
@@ -62,7 +63,7 @@ def test_lines_show_time_of_day_leader_and_winner_scores(member: FlaskClient, fx
 def test_level_leaders_lead_together_and_a_negative_lead_has_a_minus(
     app: Flask, member: FlaskClient, fx: Fixture
 ) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game, _ = game_service.create_game(
             ["Eve", "Fay", "Gus"], 0, RuleSet(), circle_id=fx.circle_id
         )
@@ -73,7 +74,7 @@ def test_level_leaders_lead_together_and_a_negative_lead_has_a_minus(
 
 
 def test_a_game_not_started_says_so(app: Flask, member: FlaskClient, fx: Fixture) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game, _ = game_service.create_game(
             ["Eve", "Fay", "Gus"], 0, RuleSet(), circle_id=fx.circle_id
         )
@@ -130,7 +131,7 @@ def test_badges_on_the_page_in_the_readers_language(
         round_plan=Plan.SHORT,
         tie_break=TieBreak.BID_TOTAL,
     )
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game, _ = game_service.create_game(["Eve", "Fay", "Gus"], 0, rules, circle_id=fx.circle_id)
         pid = game.public_id
     member.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
@@ -187,7 +188,7 @@ def _empty_game(circle_id: int, untouched: timedelta, names: list[str] | None = 
 def test_empty_games_left_for_a_day_are_hidden_until_asked_for(
     app: Flask, member: FlaskClient, fx: Fixture
 ) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         old = [_empty_game(fx.circle_id, timedelta(days=1, minutes=1)) for _ in range(2)]
         fresh = _empty_game(fx.circle_id, timedelta(hours=23))
         # Bids entered (a round begun) and left: not empty.
@@ -227,7 +228,7 @@ def test_the_circle_page_leaves_empty_games_out_too(
 
 
 def test_a_game_is_empty_again_once_its_only_round_is_deleted(app: Flask, fx: Fixture) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game, _ = game_service.create_game(
             ["Eve", "Fay", "Gus"], 0, RuleSet(), circle_id=fx.circle_id
         )
@@ -262,7 +263,7 @@ def test_list_games_counts_what_it_hides(app: Flask, fx: Fixture) -> None:
 def test_home_lines_show_the_same(app: Flask, client: FlaskClient) -> None:
     app.config["WTF_CSRF_ENABLED"] = False
     pid = Pages(client).new_game(["Ann", "Ben", "Cat"], round_plan="short")
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game = game_service.get_game(pid)
         game.created_at = datetime(2026, 2, 3, 21, 7, tzinfo=UTC)
         game_service.record_round(game, [2, 0, 0], [2, 0, 0])
@@ -286,7 +287,7 @@ def test_the_history_pages_still_count_their_queries(app: Flask, fx: Fixture) ->
     client.get(url)
     with counting(app) as few:
         client.get(url)
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         for _ in range(5):
             game, _ = game_service.create_game(
                 ["Eve", "Fay", "Gus"], 0, RuleSet(), circle_id=the_circle().id

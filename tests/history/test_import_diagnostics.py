@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 from scorekeeper.services import transfer
 from scorekeeper.services.errors import Rejected
@@ -25,13 +26,14 @@ def _backup(app: Flask) -> tuple[str, dict[str, Any]]:
     round 1 Ann 30, Ben 20, Cat −10; round 2 30, 30, 20; round 3 30 each. Totals after
     round 3: Ann 90, Ben 80, Cat 40."""
     with app.app_context():
-        circle = the_circle()
-        game, _token = game_service.create_game(
-            ["Ann", "Ben", "Cat"], 0, game_service.parse_rules({}), circle_id=circle.id
-        )
-        game_service.record_round(game, [1, 0, 1], [1, 0, 0])
-        game_service.record_round(game, [1, 1, 0], [1, 1, 0])
-        game_service.record_round(game, [1, 1, 1], [1, 1, 1])
+        with transaction.atomic():
+            circle = the_circle()
+            game, _token = game_service.create_game(
+                ["Ann", "Ben", "Cat"], 0, game_service.parse_rules({}), circle_id=circle.id
+            )
+            game_service.record_round(game, [1, 0, 1], [1, 0, 0])
+            game_service.record_round(game, [1, 1, 0], [1, 1, 0])
+            game_service.record_round(game, [1, 1, 1], [1, 1, 1])
         return game.public_id, json.loads(transfer.history_json(circle.id))
 
 

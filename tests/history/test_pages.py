@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import transaction
 from scorekeeper.extensions import db
 from scorekeeper.models import Player
 from scorekeeper.services import games as game_service
@@ -57,7 +58,7 @@ def test_games_list_filters(
 
 
 def test_games_list_pages(app: Flask, client: FlaskClient) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         circle = the_circle()
         for _ in range(25):
             game_service.create_game(
@@ -65,8 +66,9 @@ def test_games_list_pages(app: Flask, client: FlaskClient) -> None:
             )
         # A one-off game (no circle) is in no circle's list.
         game_service.create_game(["Ann", "Ben", "Cat"], 0, game_service.parse_rules({}))
-        games = f"/circles/{circle.public_id}/games"
-    join(client, circle.public_id)
+        public_id = circle.public_id
+    games = f"/circles/{public_id}/games"
+    join(client, public_id)
     first = client.get(games).get_data(as_text=True)
     assert len(_game_ids(first)) == 20
     assert 'rel="next"' in first and 'rel="prev"' not in first
@@ -109,7 +111,7 @@ def test_rename_and_merge_forms(app: Flask, member: FlaskClient, fx: Fixture) ->
     response = member.post(f"{players}/{fx.ann}/merge", data={"other": str(fx.ben)})
     assert response.status_code == 422
     assert "can&#39;t be merged" in response.get_data(as_text=True)
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game_service.create_game(
             ["Cathy", "Eve", "Fay"], 0, game_service.parse_rules({}), circle_id=fx.circle_id
         )

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from flask import Flask
 from sqlalchemy import event
 
+from scorekeeper import transaction
 from scorekeeper.extensions import db
 from scorekeeper.services import circles as circle_service
 from tests.history.support import join, player_id, random_history, the_circle
@@ -58,7 +59,7 @@ def _query_counts(app: Flask) -> dict[str, int]:
 
 
 def _history(app: Flask, games: int) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         circle_id = the_circle().id
         random_history(random.Random(7), games, circle_id)
         # As many games in another circle, with the same names.

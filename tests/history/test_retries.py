@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
+from scorekeeper import transaction
 from scorekeeper.extensions import db
 from scorekeeper.idempotency import REPLAYED, REUSED
 from scorekeeper.models import Change, Game, IdempotencyKey, Player, Seat
@@ -152,7 +153,7 @@ def test_a_key_reused_for_another_rename_is_refused(
 
 
 def _cathy(app: Flask, fx: Fixture) -> int:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game_service.create_game(
             ["Cathy", "Eve", "Fay"], 0, game_service.parse_rules({}), circle_id=fx.circle_id
         )
@@ -230,8 +231,8 @@ def _fresh(app: Flask) -> FlaskClient:
     with app.app_context():
         for table in reversed(db.metadata.sorted_tables):
             db.session.execute(table.delete())
-        db.session.commit()
         circle = the_circle().public_id
+        db.session.commit()
     return join(app.test_client(), circle)
 
 

@@ -43,6 +43,7 @@ def test_round_trip_of_the_fixture(fx: Fixture) -> None:
     before = stats.player_stats(fx.ann, fx.circle_id)
     _wipe()
     assert transfer.import_history(first, fx.circle_id) == transfer.ImportResult(3, 0)
+    db.session.commit()
     assert transfer.history_json(fx.circle_id) == first
     ann = db.session.scalar(select(Player.id).where(Player.key == "ann"))
     assert ann is not None
@@ -66,6 +67,7 @@ def test_round_trip_of_random_histories(seed: int) -> None:
     _wipe()
     result = transfer.import_history(first, circle_id)
     assert result.imported == 6
+    db.session.commit()
     assert transfer.history_json(circle_id) == first
     # The imported games keep working: their sheets still load, and a game with a round
     # counts as played (the games list leaves out only the empty ones).
@@ -121,6 +123,7 @@ def test_secret_bids_of_the_open_round_stay_secret_in_downloads(app: Flask) -> N
     rules = game_service.parse_rules({"bidding": "secret"})
     game, _ = game_service.create_game(["Ann", "Ben", "Cat"], 0, rules)
     game_service.record_round(game, [1, 0, 0])
+    db.session.commit()
     g = json.loads(transfer.game_json(game))["game"]
     assert g["rounds"][0]["bids"] == [None, None, None]
     assert "1" not in [row[6] for row in csv.reader(io.StringIO(transfer.game_csv(game)))][1:]
@@ -315,9 +318,11 @@ def test_a_round_kept_after_a_correction_is_accepted(app: Flask) -> None:
     # Correct round 1 so that Ann led: round 2's bids would now be refused (V2).
     game_service.update_round(game, 1, bids=[1, 0, 0], tricks=[1, 0, 0])
     assert game_service.sheet_of(game).totals_before(2) == (30, 20, 20)
+    db.session.commit()
     text = transfer.history_json(None)
     _wipe()
     assert transfer.import_history(text, the_circle().id).imported == 1
+    db.session.commit()
     assert transfer.history_json(None) == text
 
 

@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import i18n
+from scorekeeper import i18n, transaction
 from scorekeeper.services import games as game_service
 from scorekeeper.services import transfer
 from scorekeeper.services.errors import Rejected
@@ -26,13 +26,14 @@ def _backup(app: Flask) -> tuple[str, dict[str, Any]]:
     """One game of three rounds (Ann, Ben, Cat; standard rules) in a circle, as that
     circle's history file."""
     with app.app_context():
-        circle = the_circle()
-        game, _token = game_service.create_game(
-            ["Ann", "Ben", "Cat"], 0, game_service.parse_rules({}), circle_id=circle.id
-        )
-        game_service.record_round(game, [1, 0, 0], [1, 0, 0])
-        game_service.record_round(game, [1, 1, 0], [1, 1, 0])
-        game_service.record_round(game, [1, 1, 1], [1, 1, 1])
+        with transaction.atomic():
+            circle = the_circle()
+            game, _token = game_service.create_game(
+                ["Ann", "Ben", "Cat"], 0, game_service.parse_rules({}), circle_id=circle.id
+            )
+            game_service.record_round(game, [1, 0, 0], [1, 0, 0])
+            game_service.record_round(game, [1, 1, 0], [1, 1, 0])
+            game_service.record_round(game, [1, 1, 1], [1, 1, 1])
         return game.public_id, json.loads(transfer.history_json(circle.id))
 
 

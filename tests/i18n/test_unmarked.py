@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
+from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 from tests.pdf.support import _run
 from tests.web.support import HX, Pages, ok
@@ -328,7 +329,7 @@ def app(app: Flask) -> Flask:
 
 
 def _finished_game(app: Flask, german: Pages) -> str:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         rules = game_service.parse_rules({"round_plan": "short"})
         game, token = game_service.create_game(["Anna", "Bea", "Clara"], 0, rules)
         for bids, tricks in TIED_GAME:

@@ -9,6 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 from tests.pdf.support import NAMES, Word, _run, page_size
 from tests.web.test_final_standings import TIED_GAME
@@ -40,7 +41,7 @@ def save_story(data: bytes, folder: Path, name: str) -> None:
 
 def played(app: Flask, players: int) -> str:
     """A finished game: Anna, Ben and Clara's short game, or six players' full one."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         if players == 3:
             rules = game_service.parse_rules({"round_plan": "short"})
             game, _token = game_service.create_game(["Anna", "Ben", "Clara"], 0, rules)

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
+from scorekeeper import transaction
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.services import circles as circle_service
@@ -195,7 +196,7 @@ def test_digit_like_characters_are_refused_not_crashed(
         assert client.post(path, data=data).status_code < 500, (path, data)
     assert _api(client, pid) == before
     # The games list is a circle's: asked with its circle token.
-    with client.application.app_context():
+    with client.application.app_context(), transaction.atomic():
         token = circle_service.api_token(circle_service.create_circle("Friends"))
     auth = {"Authorization": f"Bearer {token}"}
     assert client.get("/api/v1/games?page=1", headers=auth).status_code == 200

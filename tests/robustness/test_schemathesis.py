@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 from sqlalchemy import create_engine, make_url, text
 
-from scorekeeper import create_app
+from scorekeeper import create_app, transaction
 from scorekeeper.extensions import db
 from scorekeeper.services import circles
 
@@ -59,7 +59,7 @@ class Live:
         self.other_players = self.player_ids(self.other)
 
     def new_circle(self, name: str) -> str:
-        with self.app.app_context():
+        with self.app.app_context(), transaction.atomic():
             return circles.api_token(circles.create_circle(name))
 
     @property

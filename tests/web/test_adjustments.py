@@ -13,6 +13,7 @@ import subprocess
 import pytest
 from flask import Flask
 
+from scorekeeper import transaction
 from scorekeeper.engine import (
     Adjustment,
     InvalidRound,
@@ -217,7 +218,7 @@ def test_only_the_scorer_adjusts(pages: Pages, follower: Pages, snapshot) -> Non
 def test_taking_back_the_tricks_of_an_adjusted_round_is_refused(pages: Pages) -> None:
     pid = _game(pages)
     assert _adjust(pages, pid, 2, seat=0, points="10", sign="bonus").status_code == 200  # type: ignore[attr-defined]
-    with pages.client.application.app_context():
+    with pages.client.application.app_context(), transaction.atomic():
         game = game_service.get_game(pid)
         with pytest.raises(game_service.Rejected, match="take it back before its tricks"):
             game_service.update_round(game, 2, tricks=None)
@@ -243,7 +244,7 @@ def test_the_german_pad_and_log(pages: Pages) -> None:
 def test_kept_in_the_exports_and_read_back(app: Flask, pages: Pages) -> None:
     pid = _game(pages)
     _adjust(pages, pid, 1, seat=1, points="10", reason="=HYPERLINK(1)", sign="penalty")
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game = game_service.get_game(pid)
         data = transfer.game_data(game)
         assert data["rounds"][0]["adjustments"] == [

@@ -8,6 +8,7 @@ from functools import partial
 
 from flask import Flask
 
+from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 from tests.web.support import (
     HX,
@@ -181,7 +182,7 @@ def test_unicoloured_rounds_have_no_trump(pages: Pages, snapshot: Snapshot) -> N
 
 def test_equal_totals_share_the_win(pages: Pages, app: Flask) -> None:
     pid = pages.new_game(["Ann", "Ben", "Cat"], round_plan="short")
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game = game_service.get_game(pid)
         for cards in (2, 4, 6, 8, 10, 12, 14, 16, 18):
             game_service.record_round(game, [0, 0, 0], [cards, 0, 0])

@@ -6,6 +6,7 @@ from collections.abc import Callable
 import pytest
 from flask import Flask
 
+from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 from tests.web.support import Pages, alert, ok, pad_rows, pad_totals, section, text_of
 
@@ -152,7 +153,7 @@ def test_correct_unknown_rounds(pages: Pages, pid: str) -> None:
 
 def test_game_over_shows_final_standings(pages: Pages, app: Flask) -> None:
     pid = pages.new_game(["Ann", "Ben", "Cat"], dealer=0, round_plan="short", tie_break="bid_total")
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game = game_service.get_game(pid)
         for cards in (2, 4, 6, 8, 10, 12, 14, 16, 18):
             game_service.record_round(game, [0, 0, 0], [cards, 0, 0])

@@ -9,6 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 from tests.web.support import section, text_of
 
@@ -30,7 +31,7 @@ TIED_GAME = [
 
 def finished_game(app: Flask, **rules: Any) -> str:
     """Anna, Ben and Clara's tied game, played to the end; its scorer link."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         rule_set = game_service.parse_rules({"round_plan": "short", **rules})
         game, token = game_service.create_game(["Anna", "Ben", "Clara"], 0, rule_set)
         for bids, tricks in TIED_GAME:

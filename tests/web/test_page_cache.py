@@ -15,7 +15,7 @@ from flask import Flask, template_rendered
 from flask_migrate import upgrade
 from sqlalchemy import event, select
 
-from scorekeeper import create_app
+from scorekeeper import create_app, transaction
 from scorekeeper.extensions import db
 from scorekeeper.services import pagecache
 from scorekeeper.services.pagecache import MAX_VARIANTS
@@ -316,7 +316,7 @@ def test_a_renamed_or_merged_player_shows_at_once(
         assert follower.page(pid).status_code == 200
     live = follower.client.get(f"/games/{first}/live?v=1", headers=HX)
     assert live.status_code == 204
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         circle_id = db.session.scalar(select(Circle.id).where(Circle.public_id == circle))
         assert circle_id is not None
         ids = {p.name: p.id for p in db.session.scalars(select(Player))}

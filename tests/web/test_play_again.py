@@ -12,6 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
+from scorekeeper import transaction
 from scorekeeper.extensions import db
 from scorekeeper.idempotency import REPLAYED, REUSED
 from scorekeeper.models import Change, Game, IdempotencyKey, Player, utcnow
@@ -24,7 +25,7 @@ from tests.web.support import HX, Pages, scored, section, text_of
 def play_to_the_end(app: Flask, pid: str) -> None:
     """Every round of the game's plan recorded (each player bids 0; the dealer takes
     every trick), as the scorer's taps would have stored them."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game = game_service.get_game(pid)
         n = game.player_count
         sheet = game_service.sheet_of(game)
@@ -181,7 +182,7 @@ def test_the_scorer_plays_again_without_holding_the_circle(app: Flask, pages: Pa
     circle = pages.make_circle("Thursday")
     old = finished(app, pages, ["Anna", "Ben", "Clara"], circle=circle)
     # The scorer link handed to a phone that has never opened the circle.
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game = game_service.get_game(old)
         token = game_service.new_scorer_token(game)
     scorer = app.test_client()
@@ -203,7 +204,7 @@ def test_the_last_rounds_answer_offers_play_again(app: Flask, pages: Pages) -> N
     """The final screen comes with the tap that finishes the game (htmx), button and all."""
     pid = pages.new_game(["Anna", "Ben", "Clara"], round_plan="short")
     play_to_the_end(app, pid)
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game = game_service.get_game(pid)
         sheet = game_service.sheet_of(game)
         last = len(sheet.plan)
@@ -325,7 +326,7 @@ def test_a_game_not_over_is_refused_in_words(app: Flask, pages: Pages) -> None:
 
 
 def test_a_digital_game_is_refused(app: Flask, client: FlaskClient) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         rules = game_service.parse_rules({"round_plan": "short"})
         made = digital_service.create_table(
             ["Anna", "Robo", "Bobo"], ["person", "bot", "bot"], 0, rules
@@ -408,7 +409,7 @@ def test_a_second_play_again_opens_the_game_already_started(app: Flask, pages: P
 def test_once_the_next_game_is_deleted_play_again_starts_one(app: Flask, pages: Pages) -> None:
     old = finished(app, pages, ["Anna", "Ben", "Clara"])
     first = new_game_of(tap_again(pages.client, old))
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         from scorekeeper.services import history
 
         history.delete_game(history.find_game(first))

@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pytest
 from flask import Flask
 
+from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 from tests.web.support import (
     HX,
@@ -95,7 +96,7 @@ def test_forbidden_bid_is_disabled_with_the_reason_and_refused(
 ) -> None:
     # Plus/minus one; Ann deals round 5 (5 cards). Rounds 1-4 go in through the service.
     pid = pages.new_game(["Ann", "Ben", "Cat"], dealer=2, dealer_rule="plus_minus_one")
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game = game_service.get_game(pid)
         for number, (bids, tricks) in enumerate(
             [
@@ -259,7 +260,7 @@ def test_french_suit_names(pages: Pages) -> None:
 
 def test_last_round_has_no_trump_by_itself(pages: Pages, app: Flask, snapshot: Snapshot) -> None:
     pid = pages.new_game(["Ann", "Ben", "Cat"], round_plan="short")
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game = game_service.get_game(pid)
         for cards in (2, 4, 6, 8, 10, 12, 14, 16, 18):
             game_service.record_round(game, [0, 0, 0], [cards, 0, 0])

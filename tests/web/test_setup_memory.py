@@ -8,6 +8,7 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import transaction
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Player, utcnow
 from scorekeeper.services import circles as circle_service
@@ -113,7 +114,7 @@ def test_each_phone_remembers_its_own_last_game(app: Flask, pages: Pages) -> Non
 
 def test_a_digital_game_is_not_the_rules_to_remember(app: Flask, pages: Pages) -> None:
     pages.new_game(["Ann", "Ben", "Cat"], bidding="hidden")
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         rules = game_service.parse_rules({"bidding": "secret", "saboteur": True})
         made = digital_service.create_table(
             ["Ann", "Bot 1", "Bot 2"], ["person", "bot", "bot"], 0, rules
@@ -175,7 +176,7 @@ def test_known_players_come_in_order_of_recent_play(app: Flask, pages: Pages) ->
 def test_bots_are_never_offered(app: Flask, pages: Pages) -> None:
     circle = pages.make_circle("Thursday")
     pages.new_game(["Ann", "Ben", "Cat"], circle=circle)
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         rules = game_service.parse_rules({})
         made = digital_service.create_table(
             ["Zoe", "Merlin", "Morgana"], ["person", "bot", "bot"], 0, rules

@@ -3,12 +3,13 @@
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import transaction
 from scorekeeper.engine import RuleSet
 from scorekeeper.services import games as game_service
 
 
 def _played_game(app: Flask) -> str:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game, _token = game_service.create_game(["Thomas", "Ute", "Kevin"], 0, RuleSet())
         # R16, 001's example: round 1 → 20, −10, 30; round 2 → −10, 20, −10.
         game_service.record_round(game, [0, 1, 1], [0, 0, 1])

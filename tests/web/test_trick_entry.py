@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 from flask import Flask
 
+from scorekeeper import transaction
 from tests.web.support import (
     Pages,
     alert,
@@ -183,7 +184,7 @@ def test_a_round_recorded_whole_is_not_reopened(pages: Pages, app: Flask) -> Non
     pid = pages.new_game(["Ann", "Ben", "Cat"], dealer=0)
     from scorekeeper.services import games as game_service
 
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game_service.record_round(game_service.get_game(pid), [0, 0, 0], [1, 0, 0])
     assert "is scored. ↶ Undo" not in text_of(
         section(pages.page(pid).get_data(as_text=True), "entry")
