@@ -8,6 +8,10 @@ app server made the change; nothing is written on a read. Each process renders a
 once per version and keeps it while it has room (``PAGE_CACHE_MB``, default 32: the games
 read least recently go first). Rendering again is always correct, so a page not kept
 only costs the next reader a render.
+
+Printed pads are kept here too, the one cache of rendered output: a game's filled pad as
+a variant of the game's version, a blank pad (which has no game) under a key of its own
+that says all it depends on, at version 0 (``web/pads.py``).
 """
 
 from __future__ import annotations

@@ -1,60 +1,45 @@
 """Printable score pads (PDF): blank pads to print before game night, filled pads of a game.
 
-Blank pads depend only on their normalised parameters, so their ETag is a hash of those
-and of the app's render version: any process answers ``If-None-Match`` with 304 without
-rendering, and a small in-process LRU keeps recently rendered bytes. A game's filled pad
-changes with the game: its ETag adds the game's version, and the rendered PDF is kept in
-the page cache per game version (a variant per paper, language and build), so each app
-process renders it once per change of the game, not once per request.
+The views and HTTP: what a request asks for, ETags, file names; the pad itself is
+``padprint.py``'s. Blank pads depend only on their normalised parameters, so their ETag is
+a hash of those and of the app's render version: any process answers ``If-None-Match``
+with 304 without rendering. A game's filled pad changes with the game: its ETag adds the
+game's version. Both are kept in one cache, the page cache (``services/pagecache.py``):
+a filled pad per game version (a variant per paper, language and build), a blank pad
+under its ETag; so each app process renders a pad once, not once per request.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-import threading
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 import weasyprint
-from cachetools import LRUCache
 from flask import Response, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import i18n, pdf
-from scorekeeper.engine import MAX_PLAYERS, MIN_PLAYERS, Plan, RuleSet
-from scorekeeper.i18n import LazyString, _, _l
+from scorekeeper.engine import MAX_PLAYERS, MIN_PLAYERS, RuleSet
+from scorekeeper.i18n import _
 from scorekeeper.services import games as game_service
 from scorekeeper.services import pagecache
-from scorekeeper.services.charts import game_chart
 from scorekeeper.services.errors import Rejected
-from scorekeeper.services.padview import (
-    HIDDEN_BID,
-    BlankPad,
-    PadView,
-    blank_pad,
-    pad_view,
-    trump_options,
-)
+from scorekeeper.services.padview import blank_pad, pad_view
 from scorekeeper.services.players import clean_name
-from scorekeeper.web import bp
+from scorekeeper.web import bp, padprint
 
-PLANS: dict[str, Plan] = {"full": Plan.FULL, "short": Plan.SHORT, "unicoloured": Plan.UNICOLOURED}
-PLAN_NAMES: dict[Plan, LazyString] = {
-    Plan.FULL: _l("Full game"),
-    Plan.SHORT: _l("Short game"),
-    Plan.UNICOLOURED: _l("Unicoloured game"),
-}
 NAMES_PARAM_MAX = 400  # characters of all names together, commas included
 BLANK_MAX_AGE = 24 * 3600
-CACHE_ENTRIES = 32
+BLANK_KEY = "blank-pad:"  # a blank pad's key in the page cache, before its ETag
 FILENAME_MAX = 80
 
 
@@ -102,7 +87,7 @@ def parse_blank_request(args: MultiDict[str, str]) -> BlankRequest:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise BadRequest(_("Wizard is played by 3 to 6 players, not %(players)s.", players=players))
     plan = args.get("plan", "full").strip().lower() or "full"
-    if plan not in PLANS:
+    if plan not in padprint.PLANS:
         raise BadRequest(
             _(
                 "There is no round plan called “%(plan)s”: choose full, short or unicoloured.",
@@ -110,7 +95,7 @@ def parse_blank_request(args: MultiDict[str, str]) -> BlankRequest:
             )
         )
     try:
-        RuleSet(round_plan=PLANS[plan]).check_players(players)
+        RuleSet(round_plan=padprint.PLANS[plan]).check_players(players)
     except ValueError:
         raise BadRequest(
             _(
@@ -121,7 +106,7 @@ def parse_blank_request(args: MultiDict[str, str]) -> BlankRequest:
         ) from None
     paper = args.get("paper", "a4").strip().lower() or "a4"
     if paper not in pdf.PAPERS:
-        raise BadRequest(_no_paper(paper))
+        raise BadRequest(padprint.no_paper(paper))
     if len(names) > players:
         raise BadRequest(
             _(
@@ -172,11 +157,7 @@ def blank_pad_pdf() -> ResponseReturnValue:
     etag = _etag(wanted.key())
     if request.if_none_match.contains(etag):
         return _not_modified(etag, public=True)
-    cache = _cache()
-    body = cache.get(etag)
-    if body is None:
-        body = render_blank(wanted)
-        cache.put(etag, body)
+    body = _kept(BLANK_KEY + etag, 0, "pdf", lambda: render_blank(wanted))
     filename = _filename(
         ["wizard-pad", wanted.plan, *(wanted.names or [f"{wanted.players} players"])]
     )
@@ -185,8 +166,8 @@ def blank_pad_pdf() -> ResponseReturnValue:
 
 def render_blank(wanted: BlankRequest) -> bytes:
     """Render a blank pad to PDF bytes."""
-    pad = blank_pad(wanted.players, PLANS[wanted.plan], list(wanted.names))
-    return _render(pad, wanted.paper)
+    pad = blank_pad(wanted.players, padprint.PLANS[wanted.plan], list(wanted.names))
+    return padprint.render(pad, wanted.paper)
 
 
 # -- filled pads of a game --------------------------------------------------------------------
@@ -198,30 +179,35 @@ def game_pad_pdf(public_id: str) -> ResponseReturnValue:
     game = game_service.get_game(public_id)
     paper = request.args.get("paper", "a4").strip().lower() or "a4"
     if paper not in pdf.PAPERS:
-        message = _no_paper(paper)
+        message = padprint.no_paper(paper)
         return Response(message, status=400, mimetype="text/plain")
     etag = _etag(f"game|{game.public_id}|{game.version}|{paper}")
     if request.if_none_match.contains(etag):
         return _not_modified(etag, public=False)
-    body = _kept_pad(game, paper)
+    body = _kept(
+        game.public_id,
+        game.version,
+        pad_variant(paper),
+        lambda: padprint.render(pad_view(game), paper),
+    )
     created = game.created_at if isinstance(game.created_at, datetime) else None
     names = game_service.names_of(game)
     parts = ["wizard", created.strftime("%Y-%m-%d") if created else "", *names]
     return _pdf_response(body, _filename(parts), etag, public=False)
 
 
-def _kept_pad(game: game_service.Game, paper: str) -> bytes:
-    """The game's filled pad: rendered once per game version, paper, language and build,
-    and kept in the page cache for every later reader this app process serves (a render
-    takes a second or two). Every change of the game bumps its version, so a kept pad of
-    an older version is never served."""
+def _kept(key: str, version: int, variant: str, render: Callable[[], bytes]) -> bytes:
+    """A PDF rendered once and kept in the page cache for every later reader this app
+    process serves (a render takes a second or two): a game's filled pad under the game,
+    per version and variant (paper, language, build; every change of the game bumps its
+    version, so a kept pad of an older version is never served), a blank pad under its
+    ETag, which says all it depends on (version 0)."""
     keeping = current_app.config.get("PAGE_CACHE", True)
-    variant = pad_variant(paper)
-    if keeping and (kept := pagecache.lookup(game.public_id, variant, game.version)):
+    if keeping and (kept := pagecache.lookup(key, variant, version)):
         return kept.body
-    body = _render(pad_view(game), paper)
+    body = render()
     if keeping:
-        pagecache.keep(game.public_id, game.version, variant, body)
+        pagecache.keep(key, version, variant, body)
     return body
 
 
@@ -230,156 +216,6 @@ def pad_variant(paper: str) -> str:
     PDF depends on (paper, the reader's language, the build), hashed into 32 characters."""
     what = f"{_current_render_version()}|{i18n.current_language()}|{paper}"
     return "pdf-" + hashlib.sha256(what.encode()).hexdigest()[:28]
-
-
-# -- rendering --------------------------------------------------------------------------------
-
-
-def _render(pad: PadView | BlankPad, paper: str) -> bytes:
-    html = render_template("pad/pad.html", **pad_context(pad, paper))
-    return pdf.html_to_pdf(html, Path(current_app.static_folder or "static"))
-
-
-def _entry(place: int, name: str, total: int, won: bool) -> str:
-    """One entry of the standings as the pad prints it: "1. ★ Ann 120"."""
-    return f"{place}. {'★ ' if won else ''}{name} {i18n.number(total)}"
-
-
-def pad_context(pad: PadView | BlankPad, paper: str) -> dict[str, Any]:
-    """What templates/pad/pad.html needs: the pad, its page layout and its texts."""
-    blank = isinstance(pad, BlankPad)
-    rules = pad.rules
-    players = len(pad.names)
-    show_trump = not rules.unicoloured
-    small_print = [_scoring_line(rules), _plan_line(rules, pad.plan)]
-    if not blank:
-        small_print.append(_("Rules of this game: %(rules)s.", rules="; ".join(pad.rule_lines)))
-        given = [
-            _(
-                "%(name)s %(points)s in round %(number)s",
-                name=pad.names[a.seat],
-                points=i18n.signed(a.points),
-                number=row.number,
-            )
-            + (f" ({a.reason})" if a.reason else "")
-            for row in (pad.rows if isinstance(pad, PadView) else ())
-            for a in row.adjustments
-        ]
-        if given:
-            small_print.append(
-                _("Bonuses and penalties (marked *): %(list)s.", list="; ".join(given))
-            )
-    standings: list[tuple[int, str, int, bool]] = []
-    standings_label = ""
-    winners: list[int] = []
-    date_text = None
-    if isinstance(pad, PadView):
-        if isinstance(pad.created_at, datetime):
-            date_text = i18n.date_text(pad.created_at)
-        played = sum(1 for row in pad.rows if row.complete)
-        if played:
-            winners = pad.winners if pad.finished else []
-            standings_label = (
-                _("Final standings")
-                if pad.finished
-                else _("After round %(played)s of %(rounds)s", played=played, rounds=len(pad.plan))
-            )
-            # The places of the game page (R17): equal totals share a place, unless the
-            # tie-break set the winners apart.
-            standings = [
-                (place, pad.names[seat], total, seat in winners)
-                for place, seat, total in pad.places
-            ]
-    layout = pdf.pad_layout(
-        paper,
-        players,
-        len(pad.rows),
-        trump=show_trump,
-        small_print=small_print,
-        header=[f"{standings_label}:", *(_entry(*s) for s in standings)] if standings else [],
-    )
-    subtitle = (
-        _(
-            "%(players)s players · %(plan)s, %(rounds)s rounds",
-            players=players,
-            plan=PLAN_NAMES[rules.round_plan],
-            rounds=len(pad.plan),
-        )
-        + f" · {_paper_name(paper)}"
-    )
-    if not blank:
-        subtitle = subtitle.rsplit(" · ", 1)[0]
-    story = pdf.story_layout(layout, players)
-    return {
-        "pad": pad,
-        "blank": blank,
-        "layout": layout,
-        "names": pad.names,
-        "title": _(
-            "Wizard score pad: %(names)s", names=", ".join(n for n in pad.names if n) or subtitle
-        ),
-        "subtitle": subtitle,
-        "date_text": date_text,
-        "standings": standings,
-        "standings_label": standings_label,
-        "winners": winners,
-        "show_trump": show_trump,
-        "small_print": small_print,
-        "hidden_bid": HIDDEN_BID,
-        "title_width": pdf.TITLE_WIDTH,
-        "suit_names": {option.value: option.label for option in trump_options(rules)},
-        "number_pt": round(min(13.0, max(9.0, layout.row * 1.35)), 1),
-        # A played game's story (running totals, bids against tricks) on a second page,
-        # the chart as large as the page allows.
-        "story": story,
-        "chart": game_chart(pad, size=story.chart_size)
-        if isinstance(pad, PadView) and standings
-        else None,
-    }
-
-
-def _scoring_line(rules: RuleSet) -> str:
-    s = rules.scoring
-    return _(
-        "Scoring: a player who takes exactly the tricks bid scores %(bonus)s "
-        "+ %(per_trick)s per trick taken; otherwise −%(per_miss)s per trick over or under. "
-        "Write each bid in the narrow column before the round is played, "
-        "the new total in the wide column after it.",
-        bonus=s.exact_bonus,
-        per_trick=s.per_trick,
-        per_miss=s.per_miss,
-    )
-
-
-def _plan_line(rules: RuleSet, plan: list[int]) -> str:
-    if rules.round_plan is Plan.UNICOLOURED:
-        return _(
-            "Unicoloured game: %(rounds)s rounds, %(first)s to %(last)s cards from each "
-            "player's own colour; no trump; the highest number wins a trick.",
-            rounds=len(plan),
-            first=plan[0],
-            last=plan[-1],
-        )
-    cards = (
-        _("1 to %(last)s cards each", last=plan[-1])
-        if rules.round_plan is Plan.FULL
-        else _("%(cards)s cards each", cards=", ".join(map(str, plan)))
-    )
-    return _(
-        "%(plan)s: %(rounds)s rounds, %(cards)s; the dealer turns up "
-        "trump; the last round deals every card and has no trump.",
-        plan=PLAN_NAMES[rules.round_plan],
-        rounds=len(plan),
-        cards=cards,
-    )
-
-
-def _no_paper(paper: str) -> str:
-    return _("There is no paper called “%(paper)s”: choose a4 or letter.", paper=paper[:20])
-
-
-def _paper_name(paper: str) -> str:
-    return _("US Letter") if paper == "letter" else str(pdf.PAPER_NAMES[paper])
 
 
 # -- HTTP details -----------------------------------------------------------------------------
@@ -425,30 +261,6 @@ def _etag(key: str) -> str:
     # The same pad in another language is another document.
     language = i18n.current_language()
     return hashlib.sha256(f"{version}|{language}|{key}".encode()).hexdigest()[:32]
-
-
-class PdfCache:
-    """A small, bounded, thread-safe LRU of rendered PDFs by ETag (a speed-up only)."""
-
-    def __init__(self, size: int = CACHE_ENTRIES) -> None:
-        self._items: LRUCache[str, bytes] = LRUCache(maxsize=size)
-        self._lock = threading.Lock()  # LRUCache is not safe to share by itself
-
-    def get(self, key: str) -> bytes | None:
-        with self._lock:
-            return self._items.get(key)
-
-    def put(self, key: str, body: bytes) -> None:
-        with self._lock:
-            self._items[key] = body
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-
-def _cache() -> PdfCache:
-    cache: PdfCache = current_app.extensions.setdefault("scorekeeper.pad_cache", PdfCache())
-    return cache
 
 
 def _cache_headers(response: Response, etag: str, public: bool) -> Response:

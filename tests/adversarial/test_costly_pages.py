@@ -166,7 +166,7 @@ def _reference(circle_id: int, reveal_open_bids: bool) -> list[dict[str, Any]]:
 def test_the_history_export_streams_a_batch_of_games_at_a_time(
     history: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(transfer, "EXPORT_BATCH", 3)
+    monkeypatch.setattr(transfer.export, "EXPORT_BATCH", 3)
     with _statements() as sent:
         chunks = transfer.history_chunks(history, reveal_open_bids=False)
         assert next(chunks).startswith("{")
@@ -204,7 +204,7 @@ def test_the_streamed_export_needs_no_request_once_started(app: Flask, history: 
 def test_the_export_stays_importable_while_games_change(
     app: Flask, history: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(transfer, "EXPORT_BATCH", 2)
+    monkeypatch.setattr(transfer.export, "EXPORT_BATCH", 2)
     with app.app_context():
         chunks = transfer.history_chunks(history, reveal_open_bids=True)
         pieces = [next(chunks), next(chunks)]

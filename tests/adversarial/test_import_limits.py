@@ -230,7 +230,7 @@ def test_checking_the_file_leaves_the_write_turn_to_others(
             others.append(not other.is_alive())
             return check(text_)
 
-        monkeypatch.setattr(transfer, "parse_history", checking)
+        monkeypatch.setattr(transfer.storing, "parse_history", checking)
         with writers.turn():  # as every write request holds it (scorekeeper.idempotency)
             assert transfer.import_history(backup, circle.id).imported == 2
         assert others == [True]

@@ -7,7 +7,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.services import games as game_service
+from scorekeeper.services.games import rounds
 from tests.api.support import API, Api, error_of
 
 # -- 401, 403: the scorer token ---------------------------------------------------------------
@@ -204,17 +204,17 @@ def test_server_error_is_json_and_rolls_back(
 ) -> None:
     app.config["PROPAGATE_EXCEPTIONS"] = False
     game = api.create()
-    real_finish = game_service._finish
+    real_finish = rounds.finish
 
     def fail_after_writing(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(game_service, "_finish", fail_after_writing)
+    monkeypatch.setattr(rounds, "finish", fail_after_writing)
     with api.unchanged(game):
         response = api.add(game, [0, 0, 0], [1, 0, 0])
         assert error_of(response) == (500, "server_error")
         assert "disk on fire" not in response.get_data(as_text=True)
-    monkeypatch.setattr(game_service, "_finish", real_finish)
+    monkeypatch.setattr(rounds, "finish", real_finish)
     assert api.play(game, [0, 0, 0], [1, 0, 0])["version"] == 2
 
 

@@ -7,7 +7,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.services import games as game_service
+from scorekeeper.services.games import rounds
 from tests.api.support import Api, Circle, Game, error_of
 
 
@@ -475,7 +475,7 @@ def test_a_change_coming_in_while_a_correction_reads_goes_first(
     if the two had come one after the other. (PostgreSQL answers 409, as it always has.)"""
     game = api.create()
     fill(api, game, 2)
-    check = game_service._check
+    check = rounds.check_round
     others: list[int] = []
     started: list[threading.Thread] = []
 
@@ -489,7 +489,7 @@ def test_a_change_coming_in_while_a_correction_reads_goes_first(
             started[0].join(10)
         check(*args)
 
-    monkeypatch.setattr(game_service, "_check", meanwhile)
+    monkeypatch.setattr(rounds, "check_round", meanwhile)
     response = api.put(game, 1, tricks=[0, 1, 0])
     assert others == [200]
     body = api.get(game)

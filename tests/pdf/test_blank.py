@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from scorekeeper.engine import Plan, RuleSet, plan_for
 from scorekeeper.pdf import pad_layout
 from scorekeeper.services.padview import blank_pad
-from scorekeeper.web.pads import pad_context
+from scorekeeper.web.padprint import pad_context
 from tests.pdf.support import NAMES, assert_valid_pdf, pad_rows, pdftext, row_pitch_mm, save_png
 
 PLANS = {"full": Plan.FULL, "short": Plan.SHORT, "unicoloured": Plan.UNICOLOURED}

@@ -1,4 +1,4 @@
-"""How pads are served (issue 4): headers, file names, the blank-pad cache, bad requests."""
+"""How pads are served (issue 4): headers, file names, the pad cache, bad requests."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.engine import RuleSet
-from scorekeeper.services import games
+from scorekeeper.services import games, pagecache
 from scorekeeper.web import pads
-from scorekeeper.web.pads import PdfCache, _filename
+from scorekeeper.web.pads import _filename
 
 
 @pytest.fixture
@@ -77,21 +77,26 @@ def test_etag_answers_without_the_cache(
     # The ETag is computed from the request, so a process that never rendered the pad
     # (another worker, or after a restart) still answers 304.
     etag = client.get("/pads/blank.pdf?players=5").headers["ETag"]
-    app.extensions["scorekeeper.pad_cache"] = PdfCache()
+    app.config["PAGE_CACHE"] = False
     response = client.get("/pads/blank.pdf?players=5", headers={"If-None-Match": etag})
     assert response.status_code == 304
     assert len(renders) == 1
 
 
-def test_cache_is_bounded() -> None:
-    cache = PdfCache(size=2)
-    cache.put("a", b"1")
-    cache.put("b", b"2")
-    assert cache.get("a") == b"1"  # "a" is now the most recent
-    cache.put("c", b"3")
-    assert cache.get("b") is None
-    assert cache.get("a") == b"1" and cache.get("c") == b"3"
-    assert len(cache) == 2
+def test_blank_pads_are_kept_in_the_page_cache(
+    app: Flask, client: FlaskClient, renders: list[object]
+) -> None:
+    """One cache for every PDF: a blank pad is kept beside the games' pages and pads (its
+    bytes counted against the same limit), under its ETag; without the page cache every
+    request renders it."""
+    first = client.get("/pads/blank.pdf?players=3")
+    with app.app_context():
+        kept = {key: page.body for key, _version, _variant, page in pagecache.kept_pages()}
+    assert kept == {pads.BLANK_KEY + first.headers["ETag"].strip('"'): first.data}
+    app.config["PAGE_CACHE"] = False
+    client.get("/pads/blank.pdf?players=3")
+    client.get("/pads/blank.pdf?players=3")
+    assert len(renders) == 3
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from scorekeeper.engine import (
 from scorekeeper.services import games as game_service
 from scorekeeper.services import players as player_service
 from scorekeeper.services import transfer
+from scorekeeper.services.errors import NotFound, Rejected
 from tests.web.support import Pages, alert, pad_totals, section, text_of
 
 # Characters a name can't hold, and so neither can a reason: a mark that shows the text
@@ -220,7 +221,7 @@ def test_taking_back_the_tricks_of_an_adjusted_round_is_refused(pages: Pages) ->
     assert _adjust(pages, pid, 2, seat=0, points="10", sign="bonus").status_code == 200  # type: ignore[attr-defined]
     with pages.client.application.app_context(), transaction.atomic():
         game = game_service.get_game(pid)
-        with pytest.raises(game_service.Rejected, match="take it back before its tricks"):
+        with pytest.raises(Rejected, match="take it back before its tricks"):
             game_service.update_round(game, 2, tricks=None)
 
 
@@ -284,9 +285,9 @@ def test_an_import_with_bad_adjustments_is_refused(
         data = json.loads(transfer.history_json(None))
         data["games"][0]["public_id"] = "B" * 22
         data["games"][0]["rounds"][0]["adjustments"] = adjustments
-        with pytest.raises(game_service.Rejected, match=re.escape(says)):
+        with pytest.raises(Rejected, match=re.escape(says)):
             transfer.import_history(json.dumps(data), None)
-        with pytest.raises(game_service.NotFound):
+        with pytest.raises(NotFound):
             game_service.get_game("B" * 22)
 
 
@@ -297,7 +298,7 @@ def test_totals_in_an_import_must_count_the_adjustment(app: Flask, pages: Pages)
         data = json.loads(transfer.history_json(None))
         data["games"][0]["public_id"] = "C" * 22
         del data["games"][0]["rounds"][0]["adjustments"]  # totals no longer add up
-        with pytest.raises(game_service.Rejected, match="total"):
+        with pytest.raises(Rejected, match="total"):
             transfer.import_history(json.dumps(data), None)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from scorekeeper.services import games as game_service
+from scorekeeper import engine
 from scorekeeper.services import idempotency
 from tests.history.test_queries import counting as statements
 from tests.web.support import HX, Pages, section
@@ -41,13 +41,13 @@ def test_a_bid_tap_takes_at_most_six_statements_and_one_sheet(
     pages.play_round(pid, {1: 1, 2: 0, 3: 0, 0: 0}, {1: 1})
     assert _bid(pages, pid, 2, 1, _version(pages, pid), "a").status_code == 200  # round 2
     sheets: list[object] = []
-    score_sheet = game_service.engine.score_sheet
+    score_sheet = engine.score_sheet
 
     def counted(*args: Any) -> Any:
         sheets.append(args)
         return score_sheet(*args)
 
-    monkeypatch.setattr(game_service.engine, "score_sheet", counted)
+    monkeypatch.setattr(engine, "score_sheet", counted)
     version = _version(pages, pid)
     sheets.clear()
     with statements(app) as seen:
