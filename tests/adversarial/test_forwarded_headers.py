@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from scorekeeper import create_app, ratelimit
+from scorekeeper import create_app, ratelimit, transaction
 from scorekeeper.engine import RuleSet
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import games as game_service
@@ -62,7 +62,7 @@ def test_a_direct_peer_cannot_spread_its_guesses_over_made_up_addresses(
 def test_nor_over_a_circles_passphrase(tmp_path: Path, database_url: str, clock: Clock) -> None:
     # A server without a passphrase of its own: the circle's is the one guessed.
     with proxied(tmp_path, database_url, PASSPHRASE="") as app:
-        with app.app_context():
+        with app.app_context(), transaction.atomic():
             circle = circle_service.create_circle("Thursday", "open sesame")
             link = f"/c/{circle.public_id}/{circle_service.circle_key(circle)}"
         client = from_address(app, DIRECT)
@@ -75,7 +75,7 @@ def test_nor_over_a_circles_passphrase(tmp_path: Path, database_url: str, clock:
 
 
 def test_a_direct_peers_scheme_host_and_prefix_are_its_own(app: Flask) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         pid = game_service.create_game(["Ann", "Ben", "Cat"], 0, RuleSet())[0].public_id
     client = from_address(app, DIRECT)
     client.post("/passphrase", data={"passphrase": SECRET})

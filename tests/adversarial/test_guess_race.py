@@ -21,7 +21,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
-from scorekeeper import ratelimit
+from scorekeeper import ratelimit, transaction
 from scorekeeper.extensions import db
 from scorekeeper.models import FailedAttempt
 from scorekeeper.services import circles as circle_service
@@ -59,7 +59,7 @@ def circle_app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
 
 
 def circle_link(app: Flask) -> str:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         circle = circle_service.create_circle("Thursday", CIRCLE_SECRET)
         return f"/c/{circle.public_id}/{circle_service.circle_key(circle)}"
 

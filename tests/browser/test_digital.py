@@ -468,7 +468,7 @@ def test_a_second_tab_of_the_same_seat_is_told_what_the_first_did(
             ["Ann", "Ben", "Cat"], ["person", "bot", "bot"], 2, RuleSet(), seed=4
         )
         url = f"{live_server}/digital/{made.game.public_id}/s/{made.seat_tokens[0]}"
-        db.session.remove()
+        db.session.commit()
     page.goto(url)
     other = page.context.new_page()
     other.goto(url)

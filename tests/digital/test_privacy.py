@@ -11,6 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from scorekeeper import transaction
 from scorekeeper.engine import RuleSet
 from scorekeeper.extensions import db
 from scorekeeper.services import digital as service
@@ -118,7 +119,7 @@ def test_after_the_table_link_no_seat_link_shown_before_shows_a_hand(
 
 
 def test_the_cover_opens_only_the_hand_of_a_player_whose_turn_it_is(app: Flask) -> None:
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         made = service.create_table(
             ["Ann", "Ben", "Cat"], ["person", "person", "bot"], 2, RuleSet(), seed=4
         )

@@ -13,6 +13,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import transaction
 from scorekeeper.engine import RuleSet
 from scorekeeper.services import games
 from scorekeeper.services.padview import pad_view
@@ -28,9 +29,10 @@ def pad(app: Flask, client: FlaskClient, artifacts: Path) -> Iterator[tuple[byte
     takes them, Anna-Lena bids one and takes none, the others bid none and take none.
     The PDF, and the game's id."""
     with app.app_context():
-        game, _ = games.create_game(LONG, 0, RuleSet())
-        for cards in games.sheet_of(game).plan[:ROUNDS]:
-            games.record_round(game, [cards, 0, 1, 0, 0, 0], [cards, 0, 0, 0, 0, 0])
+        with transaction.atomic():
+            game, _ = games.create_game(LONG, 0, RuleSet())
+            for cards in games.sheet_of(game).plan[:ROUNDS]:
+                games.record_round(game, [cards, 0, 1, 0, 0, 0], [cards, 0, 0, 0, 0, 0])
         response = client.get(f"/games/{game.public_id}/pad.pdf")
         assert response.status_code == 200
         save_png(response.data, artifacts, "pad-marks")

@@ -93,7 +93,7 @@ def test_a_reason_takes_the_characters_a_name_takes(text: str) -> None:
     try:
         player_service.clean_name(text)
         name_taken = True
-    except game_service.Rejected as exc:
+    except Rejected as exc:
         assert exc.message == "Names can't contain control characters."
         name_taken = False
     try:

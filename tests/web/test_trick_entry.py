@@ -227,7 +227,7 @@ def test_the_last_rounds_undo_comes_with_the_tap_that_ended_the_game_only(
     from scorekeeper.services import games as game_service
 
     pid = pages.new_game(["Ann", "Ben", "Cat"], dealer=0)
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game = game_service.get_game(pid)
         for cards in game_service.sheet_of(game).plan[:-2]:
             game_service.record_round(game, [0, 0, 0], [cards, 0, 0])
