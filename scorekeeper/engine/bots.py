@@ -259,9 +259,10 @@ def _single_card_chance(game: Game, seat: int) -> float:
     return wins / SAMPLES
 
 
-def _hold_chance(game: Game, seat: int, card: Card) -> float:
+def _hold_chance(game: Game, seat: int, card: Card, unseen: Sequence[Card] | None = None) -> float:
     """Chance that ``card``, winning the trick on the table now, is still winning after
-    the players still to play."""
+    the players still to play (``unseen``: the cards the others may hold, when the
+    caller counts the played ones too)."""
     if card.is_wizard:
         return 1.0
     after = game.players - len(game.trick) - 1
@@ -269,7 +270,8 @@ def _hold_chance(game: Game, seat: int, card: Card) -> float:
         return 1.0
     if any(c.is_wizard for _, c in game.trick):
         return 0.0
-    unseen = _unseen(game, seat)
+    if unseen is None:
+        unseen = _unseen(game, seat)
     cards_each = len(game.hands[seat])
     q = min(1.0, after * cards_each / max(1, len(unseen)))
     trump = None if game.rules.unicoloured else game.trump
