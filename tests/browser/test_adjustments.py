@@ -76,7 +76,7 @@ def test_a_bonus_is_taken_back_on_the_correction_panel(
 ) -> None:
     """Taken back from the round's list later: back at the round being entered too."""
     link = game_with_rounds(app, 3)
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game = game_service.get_game(link.split("/")[2])
         game_service.add_adjustment(game, 2, 0, 15, "house rule")
     page.goto(live_server + link)

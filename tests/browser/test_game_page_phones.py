@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import expect
 
+from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 from tests.browser.conftest import Phone
 from tests.browser.test_standings import game
@@ -68,13 +69,13 @@ def test_the_invitation_to_follow_stays_away_once_the_game_is_over(
     invite = follower.locator("details.follow-early")
     expect(invite).to_be_visible()
     public_id = link.split("/")[2]
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         played = game_service.get_game(public_id)
         plan = game_service.sheet_of(played).plan
         game_service.record_round(played, [1, 0, 0], [1, 0, 0])
     expect(follower.locator("#standings .strip-head")).to_contain_text("After round 1")
     expect(invite).to_be_hidden()
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         played = game_service.get_game(public_id)
         for cards in plan[1:]:
             game_service.record_round(played, [cards, 0, 0], [cards, 0, 0])

@@ -12,6 +12,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Page, expect
 
+from scorekeeper import transaction
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import games as game_service
 from tests.browser.conftest import Phone
@@ -95,7 +96,7 @@ def history(app: Flask) -> dict[str, str]:
     """A circle whose players have long names: three finished games (Christopher-
     Alexander wins two, Anna-Lena one) and one going on. Its link, its pages, a scorer
     link of each game."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         circle = circle_service.create_circle("Donnerstagsrunde")
         short = game_service.parse_rules({"round_plan": "short"})
         links = []

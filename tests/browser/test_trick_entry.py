@@ -116,7 +116,7 @@ def test_misses_first_then_the_rest_as_bid_then_undo(
 def last_round_bid(app: Flask) -> str:
     """Ann, Ben, Cat, Dan with 14 of the 15 rounds played and round 15's bids in: the
     first to bid (Ann) bid all 15 tricks, the others none. The scorer link."""
-    with app.app_context():
+    with app.app_context(), transaction.atomic():
         game, token = game_service.create_game(NAMES, 2, game_service.parse_rules({}))
         for cards in game_service.sheet_of(game).plan[:-1]:
             game_service.record_round(game, [0, 0, 0, 0], [cards, 0, 0, 0])
