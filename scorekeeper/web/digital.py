@@ -205,21 +205,19 @@ def create() -> ResponseReturnValue:
     if one_phone:
         # The phone passed round: no seat links at all, the table under its cover.
         tokens = [made.table_token, *seat_tokens]
-        _keep_links(public_id, tokens)
-        _mark_passed(public_id, made.table_token)
-        remember(game=public_id, links=json.dumps(tokens), passed="1")
-        return redirect(url_for("digital.table", public_id=public_id, token=made.table_token), 303)
-    if len(persons) == 1:
+        target = url_for("digital.table", public_id=public_id, token=made.table_token)
+    elif len(persons) == 1:
         # One person against bots: nobody else needs a link; straight to the hand.
         tokens = ["", *seat_tokens]
-        _keep_links(public_id, tokens)
-        remember(game=public_id, links=json.dumps(tokens))
-        mine = seat_tokens[persons[0]]
-        return redirect(url_for("digital.seat", public_id=public_id, token=mine), 303)
-    tokens = [made.table_token, *seat_tokens]
+        target = url_for("digital.seat", public_id=public_id, token=seat_tokens[persons[0]])
+    else:
+        tokens = [made.table_token, *seat_tokens]
+        target = url_for("digital.host", public_id=public_id)
     _keep_links(public_id, tokens)
-    remember(game=public_id, links=json.dumps(tokens))
-    return redirect(url_for("digital.host", public_id=public_id), 303)
+    if one_phone:
+        _mark_passed(public_id, made.table_token)
+    remember(game=public_id, links=json.dumps(tokens), passed="1" if one_phone else "")
+    return redirect(target, 303)
 
 
 @dataclass(frozen=True, slots=True)
