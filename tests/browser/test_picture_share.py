@@ -12,6 +12,7 @@ from flask import Flask
 from PIL import Image
 from playwright.sync_api import Page, expect
 
+from tests.browser.test_trick_entry import last_round_bid
 from tests.web.test_final_standings import finished_game
 
 LINK = "a[data-share-picture]"
@@ -23,7 +24,6 @@ navigator.share = function (data) {
   window.sharedFiles = data.files.map(function (f) {
     return { name: f.name, type: f.type, size: f.size };
   });
-  window.sharedTitle = data.title;
   return Promise.resolve();
 };
 """
@@ -77,7 +77,6 @@ def test_where_the_share_sheet_takes_files_the_picture_is_shared(
     assert shared[0]["type"] == "image/png"
     assert shared[0]["name"].endswith("-anna-ben-clara.png")
     assert 10_000 < shared[0]["size"] <= 300 * 1024
-    assert page.evaluate("window.sharedTitle") == "Wizard: Anna, Ben, Clara"
     assert downloads == []
 
 
@@ -108,3 +107,22 @@ def test_an_auto_look_on_a_dark_phone_asks_for_the_card_table(
     link = page.locator("#entry " + LINK)
     expect(link).to_have_attribute("data-share", "download")
     assert (link.get_attribute("href") or "").endswith("/picture.png?look=dark")
+
+
+def test_the_tap_that_ends_the_game_brings_the_share_sheet_with_the_final_screen(
+    phone_in: Callable[[int, int, str], Page], live_server: str, app: Flask
+) -> None:
+    """The final screen comes in place of the last round's panel (an htmx swap), with the
+    share sheet's script: the picture is shared from it without a reload."""
+    page = phone_in(360, 640, "light")
+    page.add_init_script(SHARE_STUB)
+    page.goto(live_server + last_round_bid(app))
+    expect(page.locator(LINK)).to_have_count(1)  # the downloads' link: it saves
+    expect(page.locator(LINK).first).not_to_have_attribute("data-share", "ready")
+    page.locator("#entry form.taps .keys").get_by_role("button", name="15", exact=True).click()
+    expect(page.locator("#entry-title")).to_have_text("Final standings")
+    link = page.locator("#entry " + LINK)
+    expect(link).to_have_attribute("data-share", "ready")
+    link.click()
+    expect(link).to_have_attribute("data-share", "shared")
+    assert page.evaluate("window.sharedFiles")[0]["type"] == "image/png"

@@ -250,6 +250,7 @@ def test_the_final_screen_offers_the_picture(app: Flask, pages: Pages, follower:
         assert 'data-share-label="Share the picture"' in link
         assert ">Save the picture</a>" in link  # what the link does without JavaScript
         assert 'class="button secondary wide"' in link
+        assert re.search(r'data-script="/static/js/share\.js\?v=\w+"', link)
 
 
 def test_the_game_page_offers_it_once_a_round_is_scored(
@@ -262,7 +263,11 @@ def test_the_game_page_offers_it_once_a_round_is_scored(
     body = pages.page(public_id).get_data(as_text=True)
     downloads = body.split('<section class="downloads"', 1)[1]
     assert f"/games/{public_id}/picture.png" in _share_link(downloads)
+    # The page every phone loads for every game saves it: the share sheet's script comes
+    # with the final screen and the story page only.
+    assert "share.js" not in body
     story = client.get(f"/games/{public_id}/story").get_data(as_text=True)
     assert f"/games/{public_id}/picture.png" in _share_link(story)
+    assert "/static/js/share.js" in _share_link(story)
     german = client.get(f"/games/{public_id}/story", headers={"Accept-Language": "de"})
     assert ">Bild speichern</a>" in _share_link(german.get_data(as_text=True))
