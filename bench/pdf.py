@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from flask import Flask  # noqa: E402
 from flask_migrate import upgrade  # noqa: E402
 
 from scorekeeper import create_app, pdf, transaction  # noqa: E402
@@ -48,6 +49,18 @@ def median_seconds(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
+def bench_app(folder: str) -> Flask:
+    """An app for a benchmark, its SQLite database and instance in ``folder``."""
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "bench",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{Path(folder) / 'bench.sqlite'}",
+        },
+        instance_path=Path(folder) / "instance",
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7, help="renders of each kind (7)")
@@ -57,14 +70,7 @@ def main(argv: list[str] | None = None) -> None:
     logging.disable(logging.INFO)  # alembic tells each migration it runs
 
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app(
-            {
-                "TESTING": True,
-                "SECRET_KEY": "bench",
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{Path(tmp) / 'bench.sqlite'}",
-            },
-            instance_path=Path(tmp) / "instance",
-        )
+        app = bench_app(tmp)
         static = Path(app.static_folder or "static")
         client = app.test_client()
         with app.app_context(), transaction.atomic():

@@ -42,15 +42,27 @@ class LocalFetcher(URLFetcher):
         return URLFetcherResponse(path.as_uri(), path.read_bytes(), {"Content-Type": mime})
 
 
+def _html(html: str, static_root: Path) -> Any:
+    root = static_root.resolve()
+    return weasyprint.HTML(
+        string=html, base_url=root.as_uri() + "/", url_fetcher=LocalFetcher(root)
+    )
+
+
 def html_to_pdf(html: str, static_root: Path) -> bytes:
     """Render ``html`` to PDF bytes. Relative URLs resolve inside ``static_root``, which is
     the only place anything is read from."""
-    root = static_root.resolve()
-    document = weasyprint.HTML(
-        string=html, base_url=root.as_uri() + "/", url_fetcher=LocalFetcher(root)
-    )
-    pdf: bytes = document.write_pdf()
+    pdf: bytes = _html(html, static_root).write_pdf()
     return pdf
+
+
+def first_page_anchors(html: str, static_root: Path) -> dict[str, tuple[float, float]]:
+    """Where the elements with an ``id`` start on the first page of ``html`` laid out (CSS
+    pixels from its top left corner, x and y): a page can measure what it holds before
+    sizing what fills the rest. The page is laid out, no PDF written."""
+    pages = _html(html, static_root).render().pages
+    anchors = pages[0].anchors if pages else {}
+    return {name: (float(where[0]), float(where[1])) for name, where in anchors.items()}
 
 
 # -- the pad's geometry -----------------------------------------------------------------------

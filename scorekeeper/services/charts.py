@@ -51,6 +51,21 @@ _BOX = 12
 _KEY = 28
 
 
+@dataclass(frozen=True)
+class LineKey:
+    """How a player's line is drawn: its colour and dash pattern ("" for a solid line)."""
+
+    colour: str
+    dash: str
+    width: int = 3
+
+
+def line_key(seat: int) -> LineKey:
+    """The colour and dash of the line of the player in ``seat``: a picture that names the
+    players beside their line's key needs no legend under the chart."""
+    return LineKey(_STYLE.colors[seat % len(_STYLE.colors)], _DASHES[seat % len(_DASHES)])
+
+
 def _local(tag: object) -> str:
     return str(tag).rsplit("}", 1)[-1]
 
@@ -99,11 +114,13 @@ def _legend_keys(root: Element) -> Element:
 
 
 def _static(root: Element, label: str) -> Element:
-    """Drop every <script> (pygal's tooltip config): the chart is a plain picture that
-    fills its box, and says what it shows to screen readers."""
+    """Drop every <script> (pygal's tooltip config) and the tooltips' texts (a <desc> for
+    each dot: half the drawing's elements, and of the time WeasyPrint takes to draw it):
+    the chart is a plain picture that fills its box, and says what it shows to screen
+    readers."""
     for parent in root.iter():
         for child in list(parent):
-            if child.tag in ("script", "{http://www.w3.org/2000/svg}script"):
+            if _local(child.tag) in ("script", "desc"):
                 parent.remove(child)
             elif child.tag == "title" and parent is root:
                 child.text = label
@@ -145,15 +162,18 @@ def running_totals(
     names: list[str],
     title: str = "",
     size: tuple[int, int] = PHONE_SIZE,
+    legend: bool = True,
 ) -> str:
     """SVG of each player's running total; ``points[seat]`` starts at round 0 (0 points).
 
     ``size`` is the drawing's width and height in its own units, in which the fonts are
-    sized: a larger drawing shown at the same width has smaller text.
+    sized: a larger drawing shown at the same width has smaller text. Without ``legend``,
+    whatever shows the chart names each line's key (:func:`line_key`) itself.
     """
     width, height = size
     values = [v for series in points for v in series] or [0]
-    legend_rows = math.ceil(len(names) / max(1, round(math.sqrt(len(names))))) if names else 0
+    columns = max(1, round(math.sqrt(len(names))))
+    legend_rows = math.ceil(len(names) / columns) if names and legend else 0
     plot = height - _AROUND_PLOT - legend_rows * _LEGEND_ROW - (30 if title else 0)
     axis = totals_axis(
         min(values), max(values), int(plot / (_LABEL_GAP * _STYLE.label_font_size)) + 1
@@ -170,10 +190,14 @@ def running_totals(
         value_formatter=number,
         show_dots=len(points[0]) <= 21 if points else True,
         dots_size=3.5,
+        show_legend=legend,
         legend_at_bottom=True,
         # No legend_at_bottom_columns: pygal sizes the legend's rows as players // columns
         # (rounded down), which clips a last, part-filled row; its default is square.
         truncate_legend=-1,
+        # Round numbers whole: pygal's estimate of their room shortens "10" to "…" on a
+        # narrow chart of many rounds.
+        truncate_label=-1,
         x_title=_("Round"),
         y_title=_("Total"),
         title=title or None,
@@ -215,9 +239,9 @@ class GameChart:
     rounds: int
 
 
-def game_chart(view: PadView, size: tuple[int, int] = PHONE_SIZE) -> GameChart:
-    """The running-totals chart (drawn at ``size``, see :func:`running_totals`) and the
-    bids-against-tricks lines of a pad."""
+def game_chart(view: PadView, size: tuple[int, int] = PHONE_SIZE, legend: bool = True) -> GameChart:
+    """The running-totals chart (drawn at ``size``, with or without its ``legend``, see
+    :func:`running_totals`) and the bids-against-tricks lines of a pad."""
     complete = [r for r in view.rows if r.complete]
     n = len(view.names)
     points = [[0] + [r.cells[s].total or 0 for r in complete] for s in range(n)]
@@ -234,5 +258,5 @@ def game_chart(view: PadView, size: tuple[int, int] = PHONE_SIZE) -> GameChart:
             exact += int(cell.bid) == cell.tricks
         bids.append(BidsLine(name, rounds, bid, tricks, exact))
     # pygal escapes the names it writes; the SVG is our own server-made markup.
-    svg = running_totals(points, view.names, size=size)
+    svg = running_totals(points, view.names, size=size, legend=legend)
     return GameChart(Markup(svg), bids, len(complete))

@@ -16,6 +16,7 @@ from scorekeeper.web import (  # noqa: E402, F401
     home,
     language,
     pads,
+    picture,
     pwa,
     setup,
     story,

@@ -34,7 +34,7 @@ from scorekeeper.services import games as game_service
 from scorekeeper.services import pages as page_service
 from scorekeeper.services.errors import Rejected
 from scorekeeper.services.padview import pad_view, trump_options
-from scorekeeper.web import bp, cached, takeback
+from scorekeeper.web import bp, cached, picture, takeback
 from scorekeeper.web.access import (
     grant_scorer,
     is_htmx,
@@ -76,6 +76,8 @@ def _context(game: Game, **extra: Any) -> dict[str, Any]:
         # A digital game's bots are marked as such on its pad.
         "bots": digital_service.bot_seats(game),
         "view_url": view_url,
+        # The game's picture for the group chat saves under this name (web/picture.py).
+        "picture_name": picture.file_names(game)[0],
         # (place, seat, total): equal totals share a place (R17), unless the tie-break
         # decided the win.
         "places": pad.places,

@@ -154,11 +154,11 @@ def blank_pad_pdf() -> ResponseReturnValue:
         wanted = parse_blank_request(request.args)
     except BadRequest as exc:
         return render_template("pad/form.html", values=request.args, error=str(exc)), 400
-    etag = _etag(wanted.key())
+    etag = etag_of(wanted.key())
     if request.if_none_match.contains(etag):
-        return _not_modified(etag, public=True)
-    body = _kept(BLANK_KEY + etag, 0, "pdf", lambda: render_blank(wanted))
-    filename = _filename(
+        return not_modified(etag, public=True)
+    body = kept(BLANK_KEY + etag, 0, "pdf", lambda: render_blank(wanted))
+    filename = file_names(
         ["wizard-pad", wanted.plan, *(wanted.names or [f"{wanted.players} players"])]
     )
     return _pdf_response(body, filename, etag, public=True)
@@ -181,10 +181,10 @@ def game_pad_pdf(public_id: str) -> ResponseReturnValue:
     if paper not in pdf.PAPERS:
         message = padprint.no_paper(paper)
         return Response(message, status=400, mimetype="text/plain")
-    etag = _etag(f"game|{game.public_id}|{game.version}|{paper}")
+    etag = etag_of(f"game|{game.public_id}|{game.version}|{paper}")
     if request.if_none_match.contains(etag):
-        return _not_modified(etag, public=False)
-    body = _kept(
+        return not_modified(etag, public=False)
+    body = kept(
         game.public_id,
         game.version,
         pad_variant(paper),
@@ -193,18 +193,19 @@ def game_pad_pdf(public_id: str) -> ResponseReturnValue:
     created = game.created_at if isinstance(game.created_at, datetime) else None
     names = game_service.names_of(game)
     parts = ["wizard", created.strftime("%Y-%m-%d") if created else "", *names]
-    return _pdf_response(body, _filename(parts), etag, public=False)
+    return _pdf_response(body, file_names(parts), etag, public=False)
 
 
-def _kept(key: str, version: int, variant: str, render: Callable[[], bytes]) -> bytes:
-    """A PDF rendered once and kept in the page cache for every later reader this app
-    process serves (a render takes a second or two): a game's filled pad under the game,
-    per version and variant (paper, language, build; every change of the game bumps its
-    version, so a kept pad of an older version is never served), a blank pad under its
-    ETag, which says all it depends on (version 0)."""
+def kept(key: str, version: int, variant: str, render: Callable[[], bytes]) -> bytes:
+    """A PDF (or a game's picture, ``web/picture.py``) rendered once and kept in the page
+    cache for every later reader this app process serves (a render takes a second or
+    two): a game's filled pad under the game, per version and variant (paper, language,
+    build; every change of the game bumps its version, so a kept pad of an older version
+    is never served), a blank pad under its ETag, which says all it depends on (version
+    0)."""
     keeping = current_app.config.get("PAGE_CACHE", True)
-    if keeping and (kept := pagecache.lookup(key, variant, version)):
-        return kept.body
+    if keeping and (found := pagecache.lookup(key, variant, version)):
+        return found.body
     body = render()
     if keeping:
         pagecache.keep(key, version, variant, body)
@@ -214,7 +215,7 @@ def _kept(key: str, version: int, variant: str, render: Callable[[], bytes]) -> 
 def pad_variant(paper: str) -> str:
     """The page-cache variant of a game's filled pad: everything but the game that the
     PDF depends on (paper, the reader's language, the build), hashed into 32 characters."""
-    what = f"{_current_render_version()}|{i18n.current_language()}|{paper}"
+    what = f"{render_version()}|{i18n.current_language()}|{paper}"
     return "pdf-" + hashlib.sha256(what.encode()).hexdigest()[:28]
 
 
@@ -223,16 +224,18 @@ def pad_variant(paper: str) -> str:
 
 @cache
 def _render_version(template_folder: str, static_folder: str) -> str:
-    """Changes whenever a printed pad could look different: the app's code, WeasyPrint,
-    the templates, the print CSS and the translations."""
+    """Changes whenever a printed pad or a game's picture could look different: the app's
+    code, WeasyPrint and PDFium, the templates, their CSS and the translations."""
     digest = hashlib.sha256()
     digest.update(_app_version().encode())
     digest.update(weasyprint.__version__.encode())
+    digest.update(_version_of("pypdfium2").encode())
     package = Path(__file__).resolve().parent.parent
     for root, pattern in (
         (package, "**/*.py"),
         (Path(template_folder), "**/*.html"),
         (Path(static_folder, "css"), "print.css"),
+        (Path(static_folder, "css"), "picture.css"),
     ):
         for path in sorted(root.glob(pattern)):
             digest.update(path.relative_to(root).as_posix().encode())
@@ -242,7 +245,8 @@ def _render_version(template_folder: str, static_folder: str) -> str:
     return digest.hexdigest()[:16]
 
 
-def _current_render_version() -> str:
+def render_version() -> str:
+    """What the app renders pads and pictures with, as a hash (see ``_render_version``)."""
     return _render_version(
         str(Path(current_app.root_path, current_app.template_folder or "templates")),
         current_app.static_folder or "static",
@@ -250,20 +254,26 @@ def _current_render_version() -> str:
 
 
 def _app_version() -> str:
+    return _version_of("scorekeeper")
+
+
+def _version_of(package: str) -> str:
     try:
-        return metadata.version("scorekeeper")
+        return metadata.version(package)
     except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
         return "0"
 
 
-def _etag(key: str) -> str:
-    version = _current_render_version()
+def etag_of(key: str) -> str:
+    """The ETag of what ``key`` names, as this build renders it in the reader's language."""
+    version = render_version()
     # The same pad in another language is another document.
     language = i18n.current_language()
     return hashlib.sha256(f"{version}|{language}|{key}".encode()).hexdigest()[:32]
 
 
-def _cache_headers(response: Response, etag: str, public: bool) -> Response:
+def cache_headers(response: Response, etag: str, public: bool) -> Response:
+    """A blank pad may be kept anywhere for a day; what shows a game, only revalidated."""
     response.set_etag(etag)
     if public:
         response.cache_control.public = True
@@ -275,19 +285,26 @@ def _cache_headers(response: Response, etag: str, public: bool) -> Response:
     return response
 
 
-def _not_modified(etag: str, public: bool) -> Response:
-    return _cache_headers(Response(status=304), etag, public)
+def not_modified(etag: str, public: bool) -> Response:
+    return cache_headers(Response(status=304), etag, public)
 
 
 def _pdf_response(body: bytes, filename: tuple[str, str], etag: str, public: bool) -> Response:
-    response = Response(body, mimetype="application/pdf")
+    return file_response(body, "application/pdf", filename, etag, public)
+
+
+def file_response(
+    body: bytes, mimetype: str, filename: tuple[str, str], etag: str, public: bool
+) -> Response:
+    """A rendered file, shown in place, saved under ``filename`` (ASCII, Unicode)."""
+    response = Response(body, mimetype=mimetype)
     ascii_name, unicode_name = filename
     disposition = f'inline; filename="{ascii_name}"'
     if unicode_name != ascii_name:
         disposition += f"; filename*=UTF-8''{quote(unicode_name, safe='')}"
     response.headers["Content-Disposition"] = disposition
     response.headers["X-Content-Type-Options"] = "nosniff"
-    return _cache_headers(response, etag, public)
+    return cache_headers(response, etag, public)
 
 
 # Letters that Unicode doesn't decompose into an ASCII letter plus marks.
@@ -323,7 +340,7 @@ def _slug(text: str, ascii_only: bool) -> str:
     return "-".join(w for w in words if w)[:24].strip("-")
 
 
-def _filename(parts: list[str]) -> tuple[str, str]:
+def file_names(parts: list[str], extension: str = "pdf") -> tuple[str, str]:
     """``wizard-2026-11-21-ann-ben-cat.pdf``: an ASCII name, and a Unicode one for
     ``filename*`` (they are equal when every name is ASCII)."""
 
@@ -334,6 +351,6 @@ def _filename(parts: list[str]) -> tuple[str, str]:
                 break  # the names that fit, in seat order: enough to find the file
             if slug:
                 stem = f"{stem}-{slug}" if stem else slug
-        return f"{stem or 'wizard'}.pdf"
+        return f"{stem or 'wizard'}.{extension}"
 
     return build(True), build(False)

@@ -26,9 +26,10 @@ from werkzeug.security import safe_join
 from scorekeeper.web import bp
 
 YEAR = 365 * 24 * 60 * 60
-# What the service worker precaches: everything a page loads from static/, not the print
-# style sheet (only WeasyPrint reads it) nor the worker's own source.
-NOT_PRECACHED = {"css/print.css", "js/sw.js"}
+# What the service worker precaches: everything a page loads from static/, not the style
+# sheets of the printed pad and of a game's picture (only WeasyPrint reads them) nor the
+# worker's own source.
+NOT_PRECACHED = {"css/print.css", "css/picture.css", "js/sw.js"}
 
 _hashes: dict[str, tuple[int, int, str]] = {}
 _minified: dict[str, tuple[str, bytes]] = {}

@@ -10,7 +10,7 @@ from flask import render_template
 
 from scorekeeper.services.charts import game_chart
 from scorekeeper.services.padview import pad_view
-from scorekeeper.web import bp
+from scorekeeper.web import bp, picture
 from scorekeeper.web.access import load_game
 
 
@@ -19,4 +19,10 @@ def game_story(public_id: str) -> str:
     """The chart of every player's running total by round, and bids against tricks."""
     game = load_game(public_id)
     pad = pad_view(game)
-    return render_template("games/story.html", game=game, pad=pad, chart=game_chart(pad))
+    return render_template(
+        "games/story.html",
+        game=game,
+        pad=pad,
+        chart=game_chart(pad),
+        picture_name=picture.file_names(game)[0],
+    )

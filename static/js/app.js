@@ -28,9 +28,22 @@
     });
   }
 
+  // A widget's own script (its data-script), loaded once it is on the page: htmx runs no
+  // script tag it swaps in.
+  function scripts(root) {
+    root.querySelectorAll("[data-script]").forEach(function (el) {
+      var script = document.createElement("script");
+      script.src = el.dataset.script;
+      if (!document.querySelector('script[src="' + el.dataset.script + '"]')) {
+        document.head.appendChild(script);
+      }
+    });
+  }
+
   function enhance(root) {
     localTimes(root);
     copyButtons(root);
+    scripts(root);
   }
 
   document.addEventListener("click", function (event) {

@@ -90,3 +90,18 @@ def test_story_page_and_pad_show_the_keys(app: Flask, client: FlaskClient, fx: F
     with app.app_context():
         game = game_service.get_game(fx.g2)
         assert len(game.seats) == body.count("legend-key")
+
+
+def test_a_narrow_chart_of_many_rounds_writes_its_round_numbers_whole(app: Flask) -> None:
+    """A chart of 20 rounds in a phone's picture (380 units across) labels rounds 0, 5,
+    10, 15 and 20, none shortened to "…"; and it carries no tooltip texts (<desc>), which
+    nothing shows and WeasyPrint would spend a third of its time on."""
+    with app.test_request_context():
+        svg = running_totals(_points(3, rounds=20), NAMES[:3], size=(380, 500), legend=False)
+    root = ElementTree.fromstring(svg)
+    x_axis = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "axis x")
+    labels = [t.text for t in x_axis.iter(f"{SVG}text")]
+    assert [label for label in labels if label] == ["0", "5", "10", "15", "20"]
+    assert "…" not in svg
+    assert not list(root.iter(f"{SVG}desc"))
+    assert not _legend(svg)  # the picture names each line's key beside the name

@@ -43,9 +43,15 @@ FRAMEWORK_SINKS = {"flash": {0}, "abort": {1}, "Response": {0}, "make_response":
 PYTHON_ALLOWED = {
     ("scorekeeper/web/health.py", "ok"),  # /healthz answers machines
 }
-# The brand, the game's own name (Amigo sells it as "Wizard" in Germany too), and
-# sample player names.
-TEMPLATE_ALLOWED = {"Scorekeeper", "· Scorekeeper", "· Wizard · Scorekeeper", "Ann, Ben, Cat"}
+# The brand, the game's own name (Amigo sells it as "Wizard" in Germany too: the
+# picture of a game heads it so), and sample player names.
+TEMPLATE_ALLOWED = {
+    "Scorekeeper",
+    "· Scorekeeper",
+    "· Wizard · Scorekeeper",
+    "Wizard",
+    "Ann, Ben, Cat",
+}
 
 
 # -- the Python code --------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from scorekeeper.engine import RuleSet
 from scorekeeper.services import games, pagecache
 from scorekeeper.web import pads
-from scorekeeper.web.pads import _filename
+from scorekeeper.web.pads import file_names
 
 
 @pytest.fixture
@@ -142,7 +142,7 @@ def test_game_pad_headers_and_etag(client: FlaskClient, ctx: None) -> None:
     ],
 )
 def test_file_names(parts: list[str], ascii_name: str) -> None:
-    name, unicode_name = _filename(parts)
+    name, unicode_name = file_names(parts)
     assert name == ascii_name
     assert name.isascii() and len(name) <= pads.FILENAME_MAX + 4
     assert len(unicode_name) <= pads.FILENAME_MAX + 4

@@ -103,6 +103,8 @@ def test_service_worker_is_served_from_the_root_uncached(client: FlaskClient) ->
         assert url.replace("&amp;", "&") in precache, url
     assert all("?v=" in url for url in precache)
     assert not any("print.css" in url or "sw.js" in url for url in precache)
+    assert not any("picture.css" in url for url in precache)  # WeasyPrint's alone
+    assert any("/static/js/share.js?v=" in url for url in precache)  # the picture's share
 
 
 def test_static_files_by_their_current_version_are_cached_for_a_year(
