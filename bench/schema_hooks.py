@@ -23,37 +23,11 @@ from typing import Any
 import schemathesis
 from hypothesis import strategies as st
 
+from tests.robustness.state_rules import STATE_CODES
+
 WHO = os.environ.get("SCOREKEEPER_AS", "stranger")
 TOKENS: dict[str, Any] = json.loads(Path(os.environ["SCOREKEEPER_TOKENS"]).read_text())
 SCORERS: dict[str, str] = dict(TOKENS["scorers"])
-
-# 422s that no document can foresee: they depend on the stored game (its players, its
-# round, the bids in), on a key used before, or compare names as the pad does.
-STATE_CODES = {
-    "idempotency_key_reused",
-    "bad_bids",
-    "bad_tricks",
-    "wrong_count",
-    "bid_out_of_range",
-    "tricks_out_of_range",
-    "tricks_do_not_add_up",
-    "bids_equal_tricks",
-    "bids_missing",
-    "tricks_missing",
-    "full_bid",
-    "dealer_does_not_bid",
-    "no_trump_round",
-    "bad_trump",
-    "game_over",
-    "round_open",
-    "not_last_round",
-    "adjustment_seat",
-    "adjustments_many",
-    "bad_seat",
-    "unknown_seat",
-    "same_player",
-    "bad_players",  # only for names equal but for case or white space (counts are stated)
-}
 
 schemathesis.openapi.format(
     "text-line", st.text(st.characters(exclude_categories=("C",)), max_size=80)
