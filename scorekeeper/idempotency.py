@@ -201,15 +201,19 @@ def client_scope(page: bool, checked: bool, key: str) -> Client:
         return Client(b"authorization\0" + credential.encode())
     # No credential, or one nobody checked (anyone may send "Bearer null"): the key alone.
     if len(key) < ANONYMOUS_MIN:
-        raise BadRequest(
-            _(
-                "On this request the %(header)s alone shows that a retry is yours: send a "
-                "random key of at least %(least)s characters, e.g. a UUID.",
-                header=HEADER,
-                least=ANONYMOUS_MIN,
-            )
-        )
+        raise _too_short()
     return Client(b"key\0" + key.encode())
+
+
+def _too_short() -> BadRequest:
+    return BadRequest(
+        _(
+            "On this request the %(header)s alone shows that a retry is yours: send a "
+            "random key of at least %(least)s characters, e.g. a UUID.",
+            header=HEADER,
+            least=ANONYMOUS_MIN,
+        )
+    )
 
 
 def _mac(purpose: bytes, value: bytes) -> str:
@@ -263,6 +267,7 @@ def idempotent(
     replayed: Callable[..., object] | None = None,
     rejected: transaction.Rejects | None = None,
     checked: bool = False,
+    long_keys: bool = False,
 ) -> Callable[[Callable[..., Any]], Any]:
     """Make a write view idempotent under its ``Idempotency-Key``.
 
@@ -285,6 +290,8 @@ def idempotent(
     :func:`writers.turn_at_first_write`); a :class:`Conflict` (someone else's change
     came in between, or really a stale version) is then answered by doing the write once
     more holding the turn throughout, as the writes one after the other would answer.
+    ``long_keys``: every key has at least ``ANONYMOUS_MIN`` characters, with a credential
+    or without (one rule for a write that may be made either way, as its document says).
     """
 
     def decorator(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
@@ -306,6 +313,8 @@ def idempotent(
             key = request_key(form)
             if key is None:
                 return transaction.run(view, kwargs, rejected)
+            if long_keys and len(key) < ANONYMOUS_MIN:
+                raise _too_short()
             if authorize is not None:
                 authorize(**kwargs)
             client = client_scope(page=form, checked=authorize is not None, key=key)

@@ -17,26 +17,15 @@ from scorekeeper.api.payloads import (
     expected_version,
     game_json,
     game_links,
-    json_body,
+    read_body,
     trump_text,
 )
+from scorekeeper.api.schemas import NewAdjustment, NewGame, NewRound, RoundChange
 from scorekeeper.i18n import _
 from scorekeeper.idempotency import idempotent
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
 from scorekeeper.services.errors import Conflict, NotFound
-
-# What each body may hold, and its JSON shape ("?" also allows null).
-NEW_GAME = {"players": "[str]", "first_dealer": "int", "rules": "object"}
-NEW_ROUND = {
-    "bids": "[int?]",
-    "tricks": "[int]?",
-    "trump": "str?",
-    "trump_wizard": "bool",
-    "version": "int",
-}
-ROUND_CHANGE = NEW_ROUND
-NEW_ADJUSTMENT = {"seat": "int", "points": "int", "reason": "str", "version": "int"}
 
 # OPTIONS is not part of the documented API; werkzeug answers it with a 405 then.
 ROUTE = {"provide_automatic_options": False}
@@ -74,8 +63,11 @@ def _refuse(message: str, **_: object) -> Response:
 
 # Writes take an optional Idempotency-Key: a retry gets the first answer, written once.
 # A new game's key is scoped to the circle token it carries (checked first, so a bad token
-# is a 401 even on a retry), or without one to the key itself.
-new_game_write = idempotent(_refuse, authorize=lambda **_: token_circle(required=False), form=False)
+# is a 401 even on a retry), or without one to the key itself; either way it has at least
+# 16 characters.
+new_game_write = idempotent(
+    _refuse, authorize=lambda **_: token_circle(required=False), form=False, long_keys=True
+)
 # A game's writes check the game's version: they read without the write turn (SQLite).
 game_write = idempotent(
     _refuse, authorize=lambda game_id, **_: _scorer_game(game_id), form=False, checked=True
@@ -113,12 +105,12 @@ def create_game() -> Response:
     """Set up a game, in the circle of the circle token if one is sent; the answer carries
     the scorer token, shown only this once."""
     circle = token_circle(required=False)
-    data = json_body(NEW_GAME, required=("players",))
-    rules = game_service.parse_rules(data.get("rules", {}))
+    body = read_body(NewGame)
+    rules = game_service.parse_rules(body.rules)
     ratelimit.spend("game")
     game, token = game_service.create_game(
-        data["players"],
-        data.get("first_dealer", 0),
+        body.players,
+        body.first_dealer,
         rules,
         circle_id=None if circle is None else circle.id,
     )
@@ -143,15 +135,11 @@ def get_game(game_id: str) -> Response:
 def add_round(game_id: str) -> Response:
     """Record the next round: bids, and the tricks now or later (PUT)."""
     game = _scorer_game(game_id)
-    data = json_body(NEW_ROUND, required=("bids",))
-    version = expected_version(data)
+    body = read_body(NewRound)
+    version = expected_version(body.version)
     _check_version(game, version)
     number = game_service.record_round(
-        game,
-        data["bids"],
-        data.get("tricks"),
-        trump_text(data.get("trump"), data.get("trump_wizard")),
-        version=version,
+        game, body.bids, body.tricks, trump_text(body.trump, body.trump_wizard), version=version
     )
     return _game_response(
         game, 201, url_for("api.get_round", game_id=game.public_id, number=number)
@@ -172,12 +160,13 @@ def get_round(game_id: str, number: int) -> Response:
 def change_round(game_id: str, number: int) -> Response:
     """Correct a round (later rounds stay as played, P2) or add the open round's tricks."""
     game = _scorer_game(game_id)
-    data = json_body(ROUND_CHANGE)
-    version = expected_version(data)
+    body = read_body(RoundChange)
+    version = expected_version(body.version)
     _check_version(game, version)
-    changes: dict[str, object] = {k: data[k] for k in ("bids", "tricks") if k in data}
-    if "trump" in data:
-        changes["trump"] = trump_text(data["trump"], data.get("trump_wizard"))
+    sent = body.model_fields_set
+    changes: dict[str, object] = {k: getattr(body, k) for k in ("bids", "tricks") if k in sent}
+    if "trump" in sent:
+        changes["trump"] = trump_text(body.trump, body.trump_wizard)
     game_service.update_round(game, number, version=version, **changes)
     return _game_response(game)
 
@@ -198,12 +187,10 @@ def delete_round(game_id: str, number: int) -> Response:
 def add_adjustment(game_id: str, number: int) -> Response:
     """A one-off bonus (points > 0) or penalty (< 0) for a player in a played round."""
     game = _scorer_game(game_id)
-    data = json_body(NEW_ADJUSTMENT, required=("seat", "points"))
-    version = expected_version(data)
+    body = read_body(NewAdjustment)
+    version = expected_version(body.version)
     _check_version(game, version)
-    game_service.add_adjustment(
-        game, number, data["seat"], data["points"], data.get("reason", ""), version=version
-    )
+    game_service.add_adjustment(game, number, body.seat, body.points, body.reason, version=version)
     return _game_response(game, 201)
 
 

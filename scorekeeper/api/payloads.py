@@ -9,15 +9,23 @@ the values keep the rules is for the services and the engine to say (→ 422).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any, TypeVar, get_args, get_origin
 
 from flask import request, url_for
+from pydantic import ValidationError
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 
 from scorekeeper import limits
-from scorekeeper.engine import Suit, TrumpCall
+from scorekeeper.api.schemas import (
+    DEFAULT_PER_PAGE,
+    MAX_PER_PAGE,
+    TRUMPS,
+    WIZARD_TRUMPS,
+    Closed,
+)
+from scorekeeper.engine import TrumpCall
 from scorekeeper.i18n import _, _l, _n
 from scorekeeper.models import Circle, Game
 from scorekeeper.services import games as game_service
@@ -25,12 +33,9 @@ from scorekeeper.services.errors import Conflict, Rejected
 from scorekeeper.services.padview import HIDDEN_BID, Row, pad_view
 from scorekeeper.services.stats import GameLine, PlayerLine, PlayerStats, Record, Records
 
-COLOURS = [suit.colour for suit in Suit]
-TRUMPS = [*COLOURS, "none"]
-WIZARD_TRUMPS = [f"wizard:{colour}" for colour in COLOURS]
-
-DEFAULT_PER_PAGE = 20
-MAX_PER_PAGE = 100
+M = TypeVar("M", bound=Closed)
+# If-Match: the game's version (an entity tag, weak or strong, or bare), or "*".
+IF_MATCH = re.compile(r'^[ \t]*(\*|(W/)?"?([0-9]{1,18})"?)[ \t]*$')
 
 # The pages of the web blueprint that a game links to.
 VIEW_ENDPOINT = "web.game"
@@ -274,12 +279,13 @@ def _number(text: str) -> int | float:
     return int(value) if value.is_integer() else value
 
 
-def json_body(allowed: Mapping[str, str], required: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The request's JSON object, with only the ``allowed`` keys and all ``required`` ones.
+def read_body(model: type[M]) -> M:
+    """The request's JSON object read with ``model``: only its keys, all its required ones,
+    each of its JSON type.
 
     :raises UnsupportedMediaType: when the body is not sent as JSON (415).
     :raises BadRequest: for malformed JSON, a body that is not an object, or unknown or
-        missing keys (400).
+        missing keys or a value of the wrong type (400), in the reader's words.
     """
     if not request.is_json:
         raise UnsupportedMediaType(_("Send the body as JSON, with Content-Type: application/json."))
@@ -291,20 +297,30 @@ def json_body(allowed: Mapping[str, str], required: tuple[str, ...] = ()) -> dic
         raise BadRequest(_("The body is not valid JSON: %(error)s.", error=str(exc))) from None
     if not isinstance(data, dict):
         raise BadRequest(_("The body must be a JSON object."))
-    unknown = sorted(set(data) - set(allowed))
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise _shape_error(model, data, exc) from None
+
+
+def _shape_error(model: type[Closed], data: dict[str, Any], exc: ValidationError) -> BadRequest:
+    """The first thing wrong with ``data`` as the API has always said it: unknown keys, then
+    missing ones, then a key sent without the one it goes with, then a value's type."""
+    fields = model.model_fields
+    unknown = sorted(key for key in data if key not in fields)
     if unknown:
-        raise BadRequest(
+        return BadRequest(
             _n(
                 "Unknown key: %(keys)s. Allowed: %(allowed)s.",
                 "Unknown keys: %(keys)s. Allowed: %(allowed)s.",
                 len(unknown),
                 keys=", ".join(unknown),
-                allowed=", ".join(allowed),
+                allowed=", ".join(fields),
             )
         )
-    missing = [key for key in required if key not in data]
+    missing = [key for key, field in fields.items() if field.is_required() and key not in data]
     if missing:
-        raise BadRequest(
+        return BadRequest(
             _n(
                 "Missing key: %(keys)s.",
                 "Missing keys: %(keys)s.",
@@ -312,39 +328,42 @@ def json_body(allowed: Mapping[str, str], required: tuple[str, ...] = ()) -> dic
                 keys=", ".join(missing),
             )
         )
-    if "trump_wizard" in data and "trump" not in data:
-        raise BadRequest(_("trump_wizard goes with trump: send the suit the dealer chose."))
-    for key, kind in allowed.items():
-        if key in data and not _has_shape(data[key], kind):
-            raise BadRequest(
-                _("%(key)s must be %(shape)s.", key=key, shape=str(_SHAPE_WORDS[kind]))
-            )
-    return data
+    errors = exc.errors()
+    if any(not error["loc"] for error in errors):  # the model's own check
+        return BadRequest(_("trump_wizard goes with trump: send the suit the dealer chose."))
+    # A rule the model checks with the services' words (422) comes after the types.
+    broken = [
+        e["ctx"]["error"] for e in errors if isinstance(e.get("ctx", {}).get("error"), Rejected)
+    ]
+    wrong = {str(e["loc"][0]) for e in errors if e.get("type") != "value_error"}
+    if broken and not wrong:
+        raise broken[0]
+    key = next(key for key in fields if key in wrong)
+    shape = _SHAPE_WORDS[_shape(fields[key].annotation)]
+    return BadRequest(_("%(key)s must be %(shape)s.", key=key, shape=str(shape)))
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _shape(annotation: Any) -> str:
+    """A field's JSON shape in the notation of ``_SHAPE_WORDS`` ("?": or null)."""
+    annotation = _base(annotation)
+    args = get_args(annotation)
+    if get_origin(annotation) is list:
+        item = _base(args[0])
+        if type(None) in get_args(item):
+            return "[int?]"
+        return f"[{_NAMES[_base(item)]}]"
+    if type(None) in args:
+        return f"{_shape(next(a for a in args if a is not type(None)))}?"
+    return _NAMES[get_origin(annotation) or annotation]
 
 
-def _has_shape(value: object, kind: str) -> bool:
-    if kind.endswith("?") and value is None:
-        return True
-    kind = kind.rstrip("?")
-    if kind == "int":
-        return _is_int(value)
-    if kind == "bool":
-        return isinstance(value, bool)
-    if kind == "str":
-        return isinstance(value, str)
-    if kind == "object":
-        return isinstance(value, dict)
-    if kind == "[str]":
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
-    if kind == "[int]":
-        return isinstance(value, list) and all(_is_int(v) for v in value)
-    if kind == "[int?]":
-        return isinstance(value, list) and all(v is None or _is_int(v) for v in value)
-    raise AssertionError(kind)
+_NAMES = {int: "int", bool: "bool", str: "str", dict: "object"}
+
+
+def _base(annotation: Any) -> Any:
+    while get_origin(annotation) is Annotated:
+        annotation = get_args(annotation)[0]
+    return annotation
 
 
 _SHAPE_WORDS = {
@@ -406,21 +425,20 @@ def trump_text(trump: str | None, wizard: bool | None) -> str | None:
     return trump
 
 
-def expected_version(data: Mapping[str, Any] | None = None) -> int | None:
+def expected_version(body_version: int | None = None) -> int | None:
     """The version the client expects the game to be at: ``If-Match`` or body ``version``.
 
     :raises BadRequest: for an ``If-Match`` that is not one version number.
     :raises Conflict: when the two are given and disagree (one of them is out of date).
     """
-    body_version = None if data is None else data.get("version")
     header = request.headers.get("If-Match")
     header_version: int | None = None
-    if header is not None and header.strip() != "*":
-        text = header.strip().removeprefix("W/").strip('"')
-        # A version fits in 18 digits; a longer number is refused before it is read.
-        if not (text.isascii() and text.isdecimal()) or len(text) > 18:
+    if header is not None:
+        match = IF_MATCH.fullmatch(header)
+        if match is None:
             raise BadRequest(_('If-Match must be the game\'s version, like "7".'))
-        header_version = int(text)
+        if match[3] is not None:
+            header_version = int(match[3])
     if header_version is not None and body_version is not None and (header_version != body_version):
         raise Conflict(
             _(

@@ -29,17 +29,22 @@ def clean_name(raw: object) -> str:
     if not name:
         raise Rejected(_("Each player needs a name."), "bad_name")
     if len(name) > NAME_MAX:
-        raise Rejected(
-            _(
-                "“%(name)s…” is too long: names have at most %(max)s characters.",
-                name=name[:20],
-                max=NAME_MAX,
-            ),
-            "bad_name",
-        )
+        raise too_long(name)
     if has_control(name):
         raise Rejected(_("Names can't contain control characters."), "bad_name")
     return name
+
+
+def too_long(name: str) -> Rejected:
+    """The refusal of a name over ``NAME_MAX`` characters."""
+    return Rejected(
+        _(
+            "“%(name)s…” is too long: names have at most %(max)s characters.",
+            name=" ".join(name.split())[:20],
+            max=NAME_MAX,
+        ),
+        "bad_name",
+    )
 
 
 def name_key(name: str) -> str:
