@@ -37,7 +37,7 @@ def test_home_in_english(english: Pages) -> None:
 
 
 def test_unknown_languages_fall_back_to_english(client: FlaskClient) -> None:
-    body = client.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9"}).get_data(as_text=True)
+    body = client.get("/", headers={"Accept-Language": "pt-BR,pt;q=0.9"}).get_data(as_text=True)
     assert "New game" in body
 
 
@@ -87,7 +87,7 @@ def test_the_switch_only_goes_back_to_this_site(client: FlaskClient, target: str
 
 
 def test_an_unknown_language_is_not_found(client: FlaskClient) -> None:
-    assert client.get("/lang/fr").status_code == 404
+    assert client.get("/lang/pt").status_code == 404
 
 
 def test_forbidden_bid_in_german(german: Pages) -> None:
