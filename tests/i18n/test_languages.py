@@ -15,8 +15,8 @@ from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import i18n
-from tests.pdf.support import pdftext
+from scorekeeper import i18n, pdf
+from tests.pdf.support import pdftext, pdfwords
 from tests.web.support import Pages
 
 LANGUAGES = sorted(i18n.LANGUAGES)
@@ -157,3 +157,44 @@ def test_the_printed_pad_has_every_polish_letter(app: Flask, paper: str) -> None
         assert name in text, name
     fonts = pdf_fonts(response.data)
     assert fonts and all("DejaVu" in font for font in fonts), fonts
+
+
+def _columns(layout: pdf.PadLayout, players: int) -> list[tuple[float, float]]:
+    """The pad's columns, left to right, as (left, right) in pt from the page's edge."""
+    widths = [layout.round_col, layout.cards_col, layout.dealer_col]
+    widths += [layout.trump_col] if layout.trump_col else []
+    widths += [layout.total_col, layout.bid_col] * players
+    edges = [layout.margin]
+    for width in widths:
+        edges.append(edges[-1] + width)
+    to_pt = 72 / 25.4
+    return [(a * to_pt, b * to_pt) for a, b in zip(edges, edges[1:], strict=False)]
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+@pytest.mark.parametrize(("players", "paper"), [(6, "a4"), (6, "letter"), (3, "a4")])
+def test_the_pads_column_heads_fit_their_columns(
+    client: FlaskClient, code: str, players: int, paper: str
+) -> None:
+    """Every word of the heads (Round, Cards, Dealer, Trump, TOTAL, BID in the language)
+    lies within its column: "ANNONCE" or "Manche" ran into the next one."""
+    response = client.get(
+        f"/pads/blank.pdf?players={players}&plan=full&paper={paper}", headers=browser(code)
+    )
+    assert response.status_code == 200
+    words = pdfwords(response.data)
+    columns = _columns(pdf.pad_layout(paper, players, 60 // players), players)
+    first = min(
+        (w for w in words if w.text == "1" and columns[0][0] <= w.left <= columns[0][1]),
+        key=lambda w: w.top,
+    )
+    heads = [w for w in words if first.top - 16 * 72 / 25.4 < w.middle < first.top]
+    assert len(heads) >= 4 + 2 * players, [w.text for w in heads]
+    outside = []
+    for word in heads:
+        centre = word.left + word.width / 2
+        left, right = next(c for c in columns if c[0] <= centre <= c[1])
+        if word.left < left or word.left + word.width > right:
+            outside.append(f"{word.text} ({word.left:.1f}–{word.left + word.width:.1f} pt "
+                           f"in a column {left:.1f}–{right:.1f} pt)")  # fmt: skip
+    assert outside == []
