@@ -22,7 +22,8 @@ WIDTH, HEIGHT = 360, 640
 # What is wrong on the page as it stands, one line per problem: the page wider than the
 # screen; an element with text whose box cuts it off (overflow hidden or an ellipsis) or
 # that reaches past the screen's right edge outside a box that scrolls sideways; a
-# button whose words take more than two lines, or whose word is broken in two.
+# button whose words take more than two lines, or whose word is broken in two; a field
+# squeezed too narrow to type in.
 PROBLEMS = """() => {
     const problems = [];
     const root = document.documentElement;
@@ -34,7 +35,8 @@ PROBLEMS = """() => {
         let what = el.tagName.toLowerCase();
         if (el.id) what += '#' + el.id;
         for (const c of el.classList) what += '.' + c;
-        const words = (el.innerText || el.value || '').trim().replace(/\\s+/g, ' ');
+        const words = (el.innerText || el.value || el.placeholder || '')
+            .trim().replace(/\\s+/g, ' ');
         return `${what} "${words.slice(0, 50)}"`;
     };
     const scrollsSideways = el => {
@@ -62,6 +64,29 @@ PROBLEMS = """() => {
         }
         if (box.right > screen + 1 && !scrollsSideways(el)) {
             problems.push(`${Math.round(box.right - screen)}px past the edge: ${describe(el)}`);
+        }
+    }
+    // A box to type a name in keeps room for one (a longer word beside it squeezed it),
+    // and shows its placeholder whole.
+    const pen = document.createElement('canvas').getContext('2d');
+    const fields = 'input:not([type]), input[type=text], input[type=number], select';
+    for (const field of document.querySelectorAll(fields)) {
+        const box = field.getBoundingClientRect();
+        if (box.width <= 1 || box.right <= 0 || field.closest('.visually-hidden')) continue;
+        const least = field.matches('input[type=number]') ? 40 : 72;
+        if (box.width < least) {
+            problems.push(`${Math.round(box.width)}px narrow: ${describe(field)}`);
+        }
+        if (field.placeholder && !field.value) {
+            const style = getComputedStyle(field);
+            pen.font = style.font;
+            const room = field.clientWidth - parseFloat(style.paddingLeft)
+                - parseFloat(style.paddingRight);
+            const wide = pen.measureText(field.placeholder).width;
+            if (wide > room + 1) {
+                const by = Math.round(wide - room);
+                problems.push(`placeholder cut off by ${by}px: ${describe(field)}`);
+            }
         }
     }
     const range = document.createRange();
