@@ -61,6 +61,7 @@ COOKIE = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 MINUS = "\N{MINUS SIGN}"
+NBSP = "\N{NO-BREAK SPACE}"
 
 
 def gettext(text: str, **variables: object) -> str:
@@ -90,9 +91,9 @@ _l = lazy_gettext
 
 
 def day_text(when: datetime) -> str:
-    """A day in short form in the reader's format: "21 Nov 2026", "21. Nov. 2026",
-    "21 nov. 2026", "21 lis 2026"."""
-    return format_skeleton("yMMMd", when, locale=_date_locale())
+    """A day in short form in the reader's format, never broken over two lines:
+    "21 Nov 2026", "21. Nov. 2026", "21 nov. 2026", "21 lis 2026"."""
+    return format_skeleton("yMMMd", when, locale=_date_locale()).replace(" ", NBSP)
 
 
 def date_text(when: datetime) -> str:

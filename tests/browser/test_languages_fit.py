@@ -130,11 +130,12 @@ def _play(app: Flask, names: list[str], rounds: int | None, circle_id: int | Non
 
 def _pages(app: Flask) -> list[tuple[str, str]]:
     """The main pages, (name, path): the circle's link opens its page (and lets this
-    phone in), the scorer link the pad of a game in its third round."""
+    phone in, for its history's pages), the scorer link the pad of a game in its third
+    round."""
     with app.app_context(), transaction.atomic():
         circle = circle_service.create_circle("Donnerstagszauberer")
         link = f"/c/{circle.public_id}/{circle_service.circle_key(circle)}"
-        circle_id = circle.id
+        circle_id, public_id = circle.id, circle.public_id
     names = ["Małgorzata", "Bartholomäus", "Françoise", "Gianfranco"]
     mid = _play(app, names, 2, circle_id=circle_id)
     done = _play(app, names, None, circle_id=circle_id)
@@ -142,6 +143,9 @@ def _pages(app: Flask) -> list[tuple[str, str]]:
         ("home", "/"),
         ("setup", "/games/new"),
         ("circle", link),
+        ("circle-games", f"/circles/{public_id}/games"),
+        ("circle-players", f"/circles/{public_id}/players"),
+        ("circle-records", f"/circles/{public_id}/records"),
         ("pad-mid-game", mid),
         ("finished", done.split("/score/")[0]),
         ("resolver", "/resolver/?trump=red&cards=B3+R2+W+J"),

@@ -20,6 +20,7 @@ from tests.pdf.support import pdftext, pdfwords
 from tests.web.support import Pages
 
 LANGUAGES = sorted(i18n.LANGUAGES)
+NBSP = "\N{NO-BREAK SPACE}"
 
 
 def browser(code: str) -> dict[str, str]:
@@ -90,7 +91,7 @@ def test_the_api_answers_in_the_clients_language(client: FlaskClient, code: str)
 def test_dates_in_each_languages_own_format(app: Flask, code: str, day: str, date: str) -> None:
     when = datetime(2026, 11, 21, 13, 5)
     with app.test_request_context(headers=browser(code)):
-        assert (i18n.day_text(when), i18n.date_text(when)) == (day, date)
+        assert (i18n.day_text(when), i18n.date_text(when)) == (day.replace(" ", NBSP), date)
 
 
 @pytest.mark.parametrize(

@@ -186,14 +186,14 @@ def test_numbers_and_dates_follow_the_locale(app: Flask) -> None:
         assert i18n.decimal1(-2.46) == "\N{MINUS SIGN}2,5"
         assert i18n.percent(0.5) == "50\N{NO-BREAK SPACE}%"
         assert i18n.date_text(when) == "21. November 2026"
-        assert i18n.day_text(when) == "21. Nov. 2026"
+        assert i18n.day_text(when) == "21.\N{NO-BREAK SPACE}Nov.\N{NO-BREAK SPACE}2026"
         assert i18n.short_datetime(when) == "21. Nov. 13:05 UTC"
     with app.test_request_context(headers={"Accept-Language": "en"}):
         assert i18n.number(-1090) == "\N{MINUS SIGN}1090"
         assert i18n.decimal1(-2.46) == "\N{MINUS SIGN}2.5"
         assert i18n.percent(0.5) == "50%"
         assert i18n.date_text(when) == "21 November 2026"
-        assert i18n.day_text(when) == "21 Nov 2026"
+        assert i18n.day_text(when) == "21\N{NO-BREAK SPACE}Nov\N{NO-BREAK SPACE}2026"
         assert i18n.short_datetime(when) == "Nov 21 13:05 UTC"
 
 
