@@ -115,29 +115,43 @@ PROBLEMS = """() => {
 }"""
 
 
-def _play(app: Flask, names: list[str], rounds: int | None, circle_id: int | None = None) -> str:
-    """A game with ``rounds`` rounds scored (all of them for None); its scorer link."""
+def _play(
+    app: Flask,
+    names: list[str],
+    rounds: int | None,
+    circle_id: int | None = None,
+    bids: bool = False,
+) -> str:
+    """A game with ``rounds`` rounds scored (all of them for None), and with ``bids``
+    every bid of the next one in, its tricks to come; its scorer link."""
     with app.app_context(), transaction.atomic():
         rules = game_service.parse_rules({"round_plan": "short"})
         game, token = game_service.create_game(names, 0, rules, circle_id=circle_id)
         plan = engine.round_plan(len(names), short=True)
-        for number, cards in enumerate(plan[: rounds if rounds is not None else len(plan)]):
-            bids = [cards, *([0] * (len(names) - 1))]
+        played = plan[: rounds if rounds is not None else len(plan)]
+        for number, cards in enumerate(played):
+            made = [cards, *([0] * (len(names) - 1))]
             trump = "red" if number % 2 and number + 1 < len(plan) else None
-            game_service.record_round(game, bids, bids, trump=trump)
+            game_service.record_round(game, made, made, trump=trump)
+        if bids:
+            game_service.set_draft_trump(game, "green")
+            dealer = len(played) % len(names)
+            for turn in range(1, len(names) + 1):
+                game_service.set_bid(game, (dealer + turn) % len(names), 1)
         return f"/games/{game.public_id}/score/{token}"
 
 
 def _pages(app: Flask) -> list[tuple[str, str]]:
     """The main pages, (name, path): the circle's link opens its page (and lets this
-    phone in, for its history's pages), the scorer link the pad of a game in its third
-    round."""
+    phone in, for its history's pages), the scorer links the pad of a game in its third
+    round, its bids to come and its tricks."""
     with app.app_context(), transaction.atomic():
         circle = circle_service.create_circle("Donnerstagszauberer")
         link = f"/c/{circle.public_id}/{circle_service.circle_key(circle)}"
         circle_id, public_id = circle.id, circle.public_id
     names = ["Małgorzata", "Bartholomäus", "Françoise", "Gianfranco"]
     mid = _play(app, names, 2, circle_id=circle_id)
+    tricks = _play(app, names, 2, circle_id=circle_id, bids=True)
     done = _play(app, names, None, circle_id=circle_id)
     return [
         ("home", "/"),
@@ -147,6 +161,7 @@ def _pages(app: Flask) -> list[tuple[str, str]]:
         ("circle-players", f"/circles/{public_id}/players"),
         ("circle-records", f"/circles/{public_id}/records"),
         ("pad-mid-game", mid),
+        ("pad-tricks", tricks),
         ("finished", done.split("/score/")[0]),
         ("resolver", "/resolver/?trump=red&cards=B3+R2+W+J"),
         ("digital-setup", "/digital/new"),
