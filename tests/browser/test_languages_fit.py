@@ -19,12 +19,14 @@ from scorekeeper.services import games as game_service
 
 WIDTH, HEIGHT = 360, 640
 
-# What is wrong on the page as it stands, one line per problem: the page wider than the
-# screen; an element with text whose box cuts it off (overflow hidden or an ellipsis) or
-# that reaches past the screen's right edge outside a box that scrolls sideways; a
-# button whose words take more than two lines, or whose word is broken in two; a field
-# squeezed too narrow to type in.
+# What is wrong on the page with its disclosures open, one line per problem: the page
+# wider than the screen; an element with text whose box cuts it off (overflow hidden or
+# an ellipsis) or that reaches past the screen's right edge outside a box that scrolls
+# sideways; a button whose words take more than two lines, or whose word is broken in
+# two; a field squeezed too narrow to type in.
 PROBLEMS = """() => {
+    // What a tap opens is checked too: every disclosure open.
+    for (const details of document.querySelectorAll('details')) details.open = true;
     const problems = [];
     const root = document.documentElement;
     const screen = root.clientWidth;
@@ -94,7 +96,9 @@ PROBLEMS = """() => {
     for (const button of document.querySelectorAll(buttons)) {
         const box = button.getBoundingClientRect();
         if (box.width <= 1 || box.right <= 0 || button.closest('.visually-hidden')) continue;
-        const lines = new Set();
+        // Lines as the text's height over the button's line height (a note set beside
+        // two lines, centred, is no third line).
+        let top = Infinity, bottom = -Infinity;
         const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
         for (let node; (node = walker.nextNode());) {
             if (node.parentElement.closest('.visually-hidden')) continue;
@@ -102,13 +106,17 @@ PROBLEMS = """() => {
                 range.setStart(node, word.index);
                 range.setEnd(node, word.index + word[0].length);
                 const rects = [...range.getClientRects()].filter(r => r.width > 0);
-                rects.forEach(r => lines.add(Math.round(r.top + r.height / 2)));
+                for (const r of rects) {
+                    top = Math.min(top, r.top);
+                    bottom = Math.max(bottom, r.bottom);
+                }
                 const tops = new Set(rects.map(r => Math.round(r.top)));
                 if (tops.size > 1) problems.push(`${word[0]} broken in two: ${describe(button)}`);
             }
         }
-        const rows = [...lines].sort((a, b) => a - b)
-            .filter((m, i, all) => i === 0 || m - all[i - 1] > 6).length;
+        const style = getComputedStyle(button);
+        const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
+        const rows = bottom > top ? Math.round((bottom - top) / line) : 0;
         if (rows > 2) problems.push(`${rows} lines: ${describe(button)}`);
     }
     return problems;
