@@ -1,4 +1,5 @@
-"""Languages: English and German (Flask-Babel), and the engine's words in the reader's one.
+"""Languages: English, German, French, Spanish, Italian, Dutch and Polish (Flask-Babel), and
+the engine's words in the reader's one.
 
 The locale is the one the reader picked with the language switch (a cookie), else the
 best match of the browser's ``Accept-Language``, else English. The rules engine stays free
@@ -24,7 +25,6 @@ from flask import Flask, Response, g, has_request_context, request
 from flask_babel import (  # type: ignore[import-untyped]
     LazyString,
     force_locale,
-    format_date,
     get_locale,
     get_translations,
 )
@@ -46,12 +46,22 @@ from scorekeeper.engine.disputes import Note
 from scorekeeper.extensions import babel
 from scorekeeper.security import add_vary
 
-LANGUAGES = {"en": "English", "de": "Deutsch"}
+# Each language in its own name, as the language switch lists them.
+LANGUAGES = {
+    "en": "English",
+    "de": "Deutsch",
+    "fr": "Français",
+    "es": "Español",
+    "it": "Italiano",
+    "nl": "Nederlands",
+    "pl": "Polski",
+}
 DEFAULT_LOCALE = "en"
 COOKIE = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 MINUS = "\N{MINUS SIGN}"
+NBSP = "\N{NO-BREAK SPACE}"
 
 
 def gettext(text: str, **variables: object) -> str:
@@ -81,15 +91,22 @@ _l = lazy_gettext
 
 
 def day_text(when: datetime) -> str:
-    """A day in short form in the reader's format: "21 Nov 2026", "21. Nov. 2026"."""
-    pattern = "d. MMM y" if current_language() == "de" else "d MMM y"
-    return str(format_date(when, pattern))
+    """A day in short form in the reader's format, never broken over two lines:
+    "21 Nov 2026", "21. Nov. 2026", "21 nov. 2026", "21 lis 2026"."""
+    return format_skeleton("yMMMd", when, locale=_date_locale()).replace(" ", NBSP)
 
 
 def date_text(when: datetime) -> str:
-    """A date in the reader's format: "21 November 2026", "21. November 2026"."""
-    pattern = "d. MMMM y" if current_language() == "de" else "d MMMM y"
-    return str(format_date(when, pattern))
+    """A date in the reader's format: "21 November 2026", "21. November 2026",
+    "21 de noviembre de 2026", "21 listopada 2026"."""
+    return format_skeleton("yMMMMd", when, locale=_date_locale())
+
+
+def _date_locale() -> str:
+    """The locale whose date formats the reader gets: the app's English is British
+    ("colour", "21 Nov 2026"), every other language its own CLDR formats."""
+    code = _locale()
+    return "en_GB" if code == DEFAULT_LOCALE else code
 
 
 def select_locale() -> str:
@@ -129,7 +146,7 @@ def language(code: str) -> Iterator[None]:
 
 
 def current_language() -> str:
-    """The language code of the current request ("en" or "de")."""
+    """The language code of the current request ("en", "de", "fr", …)."""
     locale = get_locale()
     return locale.language if locale is not None else DEFAULT_LOCALE
 

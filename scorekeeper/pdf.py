@@ -94,6 +94,27 @@ HEADER_LINE = 4.0
 TITLE_WIDTH = 75.0  # the title's side of the header; the standings get the rest
 
 
+# The pad's column heads are set in a type small enough for their words to fit their
+# column in every language ("ANSAGE", "ANNONCE", "DEKLARACJA"), at most their usual
+# size and never below HEAD_MIN_PT (past that a word breaks, as a last resort).
+HEAD_PADDING = 3.0  # a cell's padding, left and right, and its borders
+HEAD_MIN_PT = 4.5
+MM_PER_PT = 25.4 / 72
+# A wide average character of DejaVu Sans, in em, for a word in mixed case ("Manche"
+# 0.65) and in capitals spaced 0.05 em apart ("ANNONCE" 0.77).
+CHAR_EM = 0.68
+CAPS_EM = 0.80
+
+
+def head_pt(text: str, column: float, usual: float, capitals: bool = False) -> float:
+    """The type size (pt) at which ``text`` fits a column ``column`` mm wide."""
+    longest = max((len(word) for word in text.split()), default=0)
+    if not longest:
+        return usual
+    per_pt = longest * (CAPS_EM if capitals else CHAR_EM) * MM_PER_PT
+    return round(max(HEAD_MIN_PT, min(usual, (column - HEAD_PADDING) / per_pt)), 2)
+
+
 @dataclass(frozen=True)
 class PadLayout:
     """Page size and orientation, and the sizes of a pad's rows and columns."""

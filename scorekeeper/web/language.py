@@ -9,7 +9,8 @@ from scorekeeper.web import bp
 
 @bp.route("/lang/<code>", methods=["GET", "POST"])
 def set_language(code: str) -> Response:
-    """Switch the pages to ``code`` ("en" or "de") and return to where the reader was."""
+    """Switch the pages to ``code`` (one of ``i18n.LANGUAGES``) and go back to where the
+    reader was."""
     if code not in i18n.LANGUAGES:
         abort(404)
     return _remember(i18n.COOKIE, code)

@@ -16,6 +16,11 @@ from scorekeeper.i18n import LazyString, _, _l
 from scorekeeper.services.charts import game_chart
 from scorekeeper.services.padview import HIDDEN_BID, BlankPad, PadView, trump_options
 
+# The usual sizes (pt) of the column heads, as print.css sets them; smaller where a
+# language's word would not fit its column.
+HEAD_PT = 6.5
+SUB_HEAD_PT = 6.0
+
 PLANS: dict[str, Plan] = {"full": Plan.FULL, "short": Plan.SHORT, "unicoloured": Plan.UNICOLOURED}
 PLAN_NAMES: dict[Plan, LazyString] = {
     Plan.FULL: _l("Full game"),
@@ -100,6 +105,24 @@ def pad_context(pad: PadView | BlankPad, paper: str) -> dict[str, Any]:
     if not blank:
         subtitle = subtitle.rsplit(" · ", 1)[0]
     story = pdf.story_layout(layout, players)
+    # Heads side by side share one size: the narrow round and cards columns, and each
+    # player's total and bid.
+    numbers = min(
+        pdf.head_pt(_("Round"), layout.round_col, HEAD_PT),
+        pdf.head_pt(_("Cards"), layout.cards_col, HEAD_PT),
+    )
+    sub = min(
+        pdf.head_pt(_("total"), layout.total_col, SUB_HEAD_PT, capitals=True),
+        pdf.head_pt(_("bid"), layout.bid_col, SUB_HEAD_PT, capitals=True),
+    )
+    heads = {
+        "round": numbers,
+        "cards": numbers,
+        "dealer": pdf.head_pt(_("Dealer"), layout.dealer_col, HEAD_PT),
+        "trump": pdf.head_pt(_("Trump"), layout.trump_col, HEAD_PT),
+        "total": sub,
+        "bid": sub,
+    }
     return {
         "pad": pad,
         "blank": blank,
@@ -118,6 +141,7 @@ def pad_context(pad: PadView | BlankPad, paper: str) -> dict[str, Any]:
         "hidden_bid": HIDDEN_BID,
         "title_width": pdf.TITLE_WIDTH,
         "suit_names": {option.value: option.label for option in trump_options(rules)},
+        "head_pt": heads,
         "number_pt": round(min(13.0, max(9.0, layout.row * 1.35)), 1),
         # A played game's story (running totals, bids against tricks) on a second page,
         # the chart as large as the page allows.

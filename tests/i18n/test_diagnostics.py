@@ -263,12 +263,17 @@ def test_import_command_in_english_by_default(app: Flask, tmp_path: Path) -> Non
         ({"LANG": "de_DE.UTF-8"}, "de"),
         ({"LANG": "de_AT"}, "de"),
         ({"LANG": "en_GB.UTF-8"}, "en"),
-        ({"LANG": "fr_FR.UTF-8"}, "en"),
+        ({"LANG": "fr_FR.UTF-8"}, "fr"),
+        ({"LANG": "es_ES.UTF-8"}, "es"),
+        ({"LANG": "it_IT.UTF-8"}, "it"),
+        ({"LANG": "nl_BE.UTF-8"}, "nl"),
+        ({"LANG": "pl_PL.UTF-8"}, "pl"),
+        ({"LANG": "pt_BR.UTF-8"}, "en"),  # a language the app doesn't speak
         ({"LANG": "C"}, "en"),
         ({}, "en"),
         ({"LC_ALL": "C.UTF-8", "LANG": "de_DE.UTF-8"}, "en"),  # LC_ALL wins over LANG
         ({"LC_MESSAGES": "de_DE.UTF-8", "LANG": "en_US.UTF-8"}, "de"),
-        ({"LANGUAGE": "fr:de", "LANG": "en_US.UTF-8"}, "de"),  # the first of the list we have
+        ({"LANGUAGE": "pt:pl:de", "LANG": "en_US.UTF-8"}, "pl"),  # the first of the list we have
     ],
 )
 def test_shell_language(
