@@ -153,3 +153,46 @@ def test_a_follower_page_listens_and_a_scorer_page_does_not(pages: Pages, follow
     assert "js/live.js" in body
     scorer = pages.page(pid).get_data(as_text=True)
     assert "js/live.js" not in scorer and "data-events" not in scorer
+
+
+def test_followers_asking_at_once_get_one_render(
+    app: Flask, pages: Pages, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The channel wakes every follower at once: one renders the update, the rest wait
+    for that copy (before, each rendered and compressed it again)."""
+    from scorekeeper.web import cached
+
+    pid = pages.new_game(["Ann", "Ben", "Cat"])
+    pages.bid(pid, 1, 1)
+    phones = [app.test_client() for _ in range(5)]
+    arrived = threading.Semaphore(0)
+    renders: list[str] = []
+    first_render, render = cached._first_render, cached._render
+
+    def arriving(public_id: str, variant: str) -> Iterator[None]:
+        arrived.release()
+        return first_render(public_id, variant)  # type: ignore[no-any-return]
+
+    def rendering(*args: object) -> object:
+        for _ in phones:  # every phone is in before the first one renders
+            assert arrived.acquire(timeout=10)
+        renders.append("page")
+        return render(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cached, "_first_render", arriving)
+    monkeypatch.setattr(cached, "_render", rendering)
+    answers: list[int] = []
+    asking = [
+        threading.Thread(
+            target=lambda c=phone: answers.append(
+                c.get(f"/games/{pid}/live?v=1", headers={"HX-Request": "true"}).status_code
+            )
+        )
+        for phone in phones
+    ]
+    for thread in asking:
+        thread.start()
+    for thread in asking:
+        thread.join()
+    assert answers == [200] * 5
+    assert renders == ["page"]
