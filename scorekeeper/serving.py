@@ -109,6 +109,10 @@ class _Framing:
     expects_continue: bool = False
 
 
+def _refuse_hold(_game: str, _version: int) -> bool:
+    return False
+
+
 class _FirstMessage:
     """A live channel's answer from the app: once it is written, gunicorn's response
     writes no last chunk, and the worker knows how to frame the messages that follow."""
@@ -212,7 +216,13 @@ class Worker(ThreadWorker):
         self.wsgi = self._serve
 
     def _serve(self, environ: dict[str, Any], start_response: Any) -> Any:
-        conn = self._local.conn
+        # Only a plain HTTP/1.x request (handle_request) may be parked. Others (TLS or
+        # HTTP/2 served by gunicorn itself) are refused a channel rather than given a
+        # thread each: the app answers 503 and the page asks now and then.
+        conn, self._local.conn = getattr(self._local, "conn", None), None
+        if conn is None:
+            environ[HOLD] = _refuse_hold
+            return self._app(environ, start_response)
         environ[HOLD] = partial(self._hold, conn)
         answer = self._app(environ, start_response)
         if "held" not in conn.__dict__:
@@ -267,7 +277,8 @@ class Worker(ThreadWorker):
         """In a thread: a body too large to buffer is left unread, the connection closed."""
         if conn.__dict__.pop("body_unread", False):
             req.must_close = True
-        self._local.conn = conn
+        if self._buffering:
+            self._local.conn = conn
         return super().handle_request(req, conn)
 
     def finish_request(self, conn: Any, fs: Any) -> None:
