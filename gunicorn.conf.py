@@ -17,7 +17,8 @@ threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 # busy connections: 16 is plenty, and few enough that a burst spreads over both workers
 # instead of piling onto whichever accepted first (with 1000, one of two workers often
 # got most of 32 new connections and the pair served at a third of its speed). bin/serve,
-# where every phone at the table keeps its own connection open between polls, sets 100.
+# where every phone at the table keeps its own connection open, sets 100. (A following
+# phone's live channel, parked in the worker's loop, doesn't count: scorekeeper/serving.py.)
 worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "16"))
 timeout = 30
 graceful_timeout = 10

@@ -22,6 +22,7 @@ from scorekeeper import (
     compression,
     i18n,
     limits,
+    live,
     passphrase,
     security,
     simulate,
@@ -81,6 +82,7 @@ def create_app(
         if db.engine.dialect.name == "sqlite":
             event.listen(db.engine, "connect", _sqlite_pragmas)
             writers.watch(db.engine)
+    live.init_app(app)
 
     from scorekeeper import models  # noqa: F401  (registers tables for Alembic)
     from scorekeeper.api import bp as api_bp

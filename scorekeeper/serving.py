@@ -29,6 +29,15 @@ connection and without a thread:
 - A connection closed after its answer lingers among the loop's sockets (at most
   ``LINGER`` seconds), not in the loop's own thread.
 
+- A follower's live channel (``scorekeeper/live.py``) is parked among the loop's sockets
+  once the app has answered its first message: no thread waits for the game to change.
+  The app's hub calls the worker back with each new version, and the loop writes it
+  (``data: 12``, a few bytes) to every parked follower of that game, and the version
+  again every ``PING_EVERY`` seconds to all of them (proxies close a quiet connection,
+  and the page needs a sign of life). Parked followers don't count against
+  ``worker_connections``; past ``LIVE_MAX`` the app answers 503 and the page asks now
+  and then instead. A stopping worker closes them (the page connects again elsewhere).
+
 Only plain HTTP/1.x is buffered, as the app is served; with TLS, the PROXY protocol or
 HTTP/2 configured in gunicorn, requests are read as gthread reads them. This builds on
 gthread's internals, so gunicorn is pinned to one major version (pyproject.toml);
@@ -40,12 +49,15 @@ from __future__ import annotations
 import contextlib
 import selectors
 import socket
+import threading
 import time
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from gunicorn.workers.gthread import ThreadWorker  # type: ignore[import-untyped]
+
+from scorekeeper.live import HOLD
 
 SLOW_AFTER = 0.1
 HEAD_TIMEOUT = 10.0
@@ -59,6 +71,19 @@ LINGER_MAX = 256
 LINGER_DRAIN = 64 * 1024
 RECV_SIZE = 256 * 1024
 SWEEP_EVERY = 0.5
+LIVE_MAX = 10_000  # followers parked per worker (each one file descriptor)
+PING_EVERY = 20.0  # README's nginx example closes an upstream quiet for 30 s
+_HELD = object()  # handle()'s result: the connection stays open as a live channel
+
+
+@dataclass(eq=False)
+class _Follower:
+    """A parked live channel: the game it follows and the version its page has heard."""
+
+    conn: Any
+    game: str
+    version: int
+    chunked: bool
 
 
 @dataclass(eq=False)
@@ -82,6 +107,27 @@ class _Framing:
     chunked: bool = False
     odd: bool = False  # gunicorn refuses the head as it is, reading no body
     expects_continue: bool = False
+
+
+def _refuse_hold(_game: str, _version: int) -> bool:
+    return False
+
+
+class _FirstMessage:
+    """A live channel's answer from the app: once it is written, gunicorn's response
+    writes no last chunk, and the worker knows how to frame the messages that follow."""
+
+    def __init__(self, answer: Any, conn: Any, response: Any) -> None:
+        self.answer, self.conn, self.response = answer, conn, response
+
+    def __iter__(self) -> Any:
+        yield from self.answer
+        self.conn.held_chunked = self.response.chunked
+        self.response.chunked = False
+
+    def close(self) -> None:
+        if hasattr(self.answer, "close"):
+            self.answer.close()
 
 
 def framing(head: bytes) -> _Framing:
@@ -132,6 +178,12 @@ class Worker(ThreadWorker):
         self._reserved = 0
         self._next_sweep = 0.0
         self._body_max: int | None = None
+        self._app: Any = None
+        self._local = threading.local()  # the connection a thread is answering
+        self._followers: dict[socket.socket, _Follower] = {}
+        self._games: dict[str, set[_Follower]] = {}
+        self._hub: Any = None
+        self._next_ping = 0.0
         cfg = self.cfg
         self._buffering = (
             not cfg.is_ssl
@@ -151,16 +203,45 @@ class Worker(ThreadWorker):
             if reading.started < since:
                 break
             young += 1
-        return int(self._busy_max + len(self._reading) - young)
+        return int(self._busy_max + len(self._reading) + len(self._followers) - young)
 
     @worker_connections.setter
     def worker_connections(self, value: int) -> None:
         self._busy_max = value
 
+    def load_wsgi(self) -> None:
+        """The app, with a way to park its answer in this worker's loop (``HOLD``)."""
+        super().load_wsgi()
+        self._app = self.__dict__["wsgi"]
+        self.wsgi = self._serve
+
+    def _serve(self, environ: dict[str, Any], start_response: Any) -> Any:
+        # Only a plain HTTP/1.x request (handle_request) may be parked. Others (TLS or
+        # HTTP/2 served by gunicorn itself) are refused a channel rather than given a
+        # thread each: the app answers 503 and the page asks now and then.
+        conn, self._local.conn = getattr(self._local, "conn", None), None
+        if conn is None:
+            environ[HOLD] = _refuse_hold
+            return self._app(environ, start_response)
+        environ[HOLD] = partial(self._hold, conn)
+        answer = self._app(environ, start_response)
+        if "held" not in conn.__dict__:
+            return answer
+        # gunicorn's response (start_response is its bound method) would end the stream
+        # with the last chunk: after the app's first message, the loop writes the rest.
+        return _FirstMessage(answer, conn, start_response.__self__)
+
+    def _hold(self, conn: Any, game: str, version: int) -> bool:
+        """In a thread: keep this answer open for ``game``'s next versions (False: full)."""
+        if len(self._followers) >= LIVE_MAX or not self.alive:
+            return False
+        conn.held = (game, version)
+        return True
+
     def body_max(self) -> int:
         """The largest body the app takes (its MAX_CONTENT_LENGTH): buffered whole."""
         if self._body_max is None:
-            config = getattr(self.wsgi, "config", None) or {}
+            config = getattr(self._app or self.wsgi, "config", None) or {}
             self._body_max = int(config.get("MAX_CONTENT_LENGTH") or DEFAULT_BODY_MAX)
         return self._body_max
 
@@ -186,13 +267,29 @@ class Worker(ThreadWorker):
             conn.sock.setblocking(True)
             conn.init()
             conn.parser.unreader.unread(data)
-        return super().handle(conn)
+        result = super().handle(conn)
+        if "held_chunked" in conn.__dict__:
+            return _HELD  # its first message is out: the loop keeps it open
+        conn.__dict__.pop("held", None)
+        return result
 
     def handle_request(self, req: Any, conn: Any) -> Any:
         """In a thread: a body too large to buffer is left unread, the connection closed."""
         if conn.__dict__.pop("body_unread", False):
             req.must_close = True
+        if self._buffering:
+            self._local.conn = conn
         return super().handle_request(req, conn)
+
+    def finish_request(self, conn: Any, fs: Any) -> None:
+        """In the loop: a live channel's connection is parked, any other as gthread does."""
+        if fs.cancelled() or fs.exception() is not None or fs.result() is not _HELD:
+            super().finish_request(conn, fs)
+        elif self.alive:
+            self._park(conn)
+        else:
+            self.nr_conns -= 1
+            conn.close()
 
     def murder_pending(self) -> None:
         """gthread's sweep of idle connections, and ours of slow and lingering ones."""
@@ -207,6 +304,72 @@ class Worker(ThreadWorker):
         for sock, (deadline, _drained) in list(self._lingering.items()):
             if deadline <= now:
                 self._unlinger(sock)
+        if not self.alive:
+            for follower in list(self._followers.values()):
+                self._unpark(follower)
+        elif now >= self._next_ping:
+            self._next_ping = now + PING_EVERY
+            for follower in list(self._followers.values()):
+                self._send(follower)
+
+    # Live channels parked in the loop.
+
+    def _park(self, conn: Any) -> None:
+        game, version = conn.__dict__.pop("held")
+        follower = _Follower(conn, game, version, conn.__dict__.pop("held_chunked"))
+        if self._hub is None:
+            self._hub = self._app.extensions["live"]
+            self._hub.add_listener(self._heard)
+        sock = conn.sock
+        sock.setblocking(False)
+        self._followers[sock] = follower
+        self._games.setdefault(game, set()).add(follower)
+        self.poller.register(sock, selectors.EVENT_READ, partial(self._on_follower, follower))
+        latest = self._hub.follow(game, version)
+        if latest > version:  # changed between the app's answer and now
+            follower.version = latest
+            self._send(follower)
+
+    def _heard(self, game: str, version: int) -> None:
+        # Called by the hub, in any thread: the loop does the writing.
+        self.method_queue.defer(self._changed, game, version)
+
+    def _changed(self, game: str, version: int) -> None:
+        for follower in list(self._games.get(game, ())):
+            if version > follower.version:
+                follower.version = version
+                self._send(follower)
+
+    def _send(self, follower: _Follower) -> None:
+        message = f"data: {follower.version}\n\n".encode()
+        if follower.chunked:
+            message = b"%X\r\n%s\r\n" % (len(message), message)
+        try:
+            sent = follower.conn.sock.send(message)
+        except OSError:
+            sent = 0
+        if sent < len(message):  # gone, or not reading: the page connects again
+            self._unpark(follower)
+
+    def _on_follower(self, follower: _Follower, sock: socket.socket) -> None:
+        # A follower sends nothing after its request: anything readable is its close.
+        if sock in self._followers:
+            self._unpark(follower)
+
+    def _unpark(self, follower: _Follower) -> None:
+        sock = follower.conn.sock
+        if self._followers.pop(sock, None) is None:
+            return
+        games = self._games[follower.game]
+        games.discard(follower)
+        if not games:
+            del self._games[follower.game]
+        self._hub.unfollow(follower.game)
+        with contextlib.suppress(KeyError, ValueError, OSError):
+            self.poller.unregister(sock)
+        self.nr_conns -= 1
+        with contextlib.suppress(OSError):
+            sock.close()
 
     # Reading a request in the loop.
 

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from flask import Flask, Response, current_app, request, session
@@ -100,27 +102,64 @@ def page(
     ).hexdigest()[:32]
     kept = pagecache.lookup(public_id, variant)
     if kept is None:
-        html, game = render(
-            {
-                "csrf_token": lambda: setup.csrf_mark,
-                "idempotency_key": lambda: setup.key_mark,
-            }
-        )
-        body = html.encode()
-        if secret and secret in html:
-            return _answer(pagecache.Kept(body, None, None), setup, new_key, private=True)
-        version = game.version
-        if not pagecache.has_room(public_id, version, variant):
-            # The version's variants are taken (odd Host headers): served, not kept.
-            return _answer(pagecache.Kept(body, None, None), setup, new_key)
-        personal = setup.csrf_mark in html or setup.key_mark in html
-        copies = (
-            {}
-            if personal
-            else {c: compression.compress(body, c, best=True) for c in compression.CODINGS}
-        )
-        pagecache.keep(public_id, version, variant, body, copies.get("gzip"), copies.get("br"))
-        kept = pagecache.Kept(body, copies.get("gzip"), copies.get("br"))
+        with _first_render(public_id, variant):
+            kept = pagecache.lookup(public_id, variant)  # rendered while this one waited
+            if kept is None:
+                return _render(public_id, variant, render, new_key, setup, secret)
+    return _answer(kept, setup, new_key)
+
+
+# Every follower of a game hears of its new version at the same moment (the live
+# channel) and asks for it at once: one of them renders and compresses it, the others of
+# this process wait for that copy instead of rendering it again each.
+_rendering: dict[tuple[str, str], threading.Lock] = {}
+_rendering_guard = threading.Lock()
+
+
+@contextmanager
+def _first_render(public_id: str, variant: str) -> Iterator[None]:
+    key = (public_id, variant)
+    with _rendering_guard:
+        lock = _rendering.setdefault(key, threading.Lock())
+    try:
+        with lock:
+            yield
+    finally:
+        with _rendering_guard:
+            if _rendering.get(key) is lock and not lock.locked():
+                del _rendering[key]
+
+
+def _render(
+    public_id: str,
+    variant: str,
+    render: Render,
+    new_key: Callable[[], str],
+    setup: _Setup,
+    secret: str | None,
+) -> Response:
+    """Render the page, keep it (unless it shows ``secret``), and answer with it."""
+    html, game = render(
+        {
+            "csrf_token": lambda: setup.csrf_mark,
+            "idempotency_key": lambda: setup.key_mark,
+        }
+    )
+    body = html.encode()
+    if secret and secret in html:
+        return _answer(pagecache.Kept(body, None, None), setup, new_key, private=True)
+    version = game.version
+    if not pagecache.has_room(public_id, version, variant):
+        # The version's variants are taken (odd Host headers): served, not kept.
+        return _answer(pagecache.Kept(body, None, None), setup, new_key)
+    personal = setup.csrf_mark in html or setup.key_mark in html
+    copies = (
+        {}
+        if personal
+        else {c: compression.compress(body, c, best=True) for c in compression.CODINGS}
+    )
+    pagecache.keep(public_id, version, variant, body, copies.get("gzip"), copies.get("br"))
+    kept = pagecache.Kept(body, copies.get("gzip"), copies.get("br"))
     return _answer(kept, setup, new_key)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from flask import (
     Response,
     abort,
+    current_app,
     flash,
     get_flashed_messages,
     make_response,
@@ -25,7 +26,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import i18n, limits, transaction
+from scorekeeper import i18n, limits, live, transaction
 from scorekeeper.idempotency import idempotent
 from scorekeeper.models import Game
 from scorekeeper.services import circles as circle_service
@@ -255,7 +256,7 @@ def show_game(public_id: str) -> Response:
 
 def _deleted_for_followers() -> Response:
     """A following phone's answer once the game is deleted: the entry panel says so, and
-    the status 286 tells htmx to stop asking (it asked every 1.5 s, for a 404 each time)."""
+    the status 286 tells the page to stop following (static/js/live.js)."""
     html = render_template(
         "_notice.html",
         target="entry",
@@ -272,7 +273,8 @@ def _deleted_for_followers() -> Response:
 
 @bp.get("/games/<public_id>/live")
 def game_live(public_id: str) -> ResponseReturnValue:
-    """Polled by the page: 204 while the game is at version ``v``, else what changed."""
+    """Asked by a following page when its live channel says the game moved on (or every
+    5 s without the channel): 204 while the game is at version ``v``, else what changed."""
     version = game_service.version_of(public_id)
     if version is None:
         abort(404)
@@ -290,6 +292,19 @@ def game_live(public_id: str) -> ResponseReturnValue:
         response = _game_response(load_game(public_id))
     response.headers.setdefault("Cache-Control", "no-store")  # or "private, no-store"
     return response
+
+
+@bp.get("/games/<public_id>/events")
+def game_events(public_id: str) -> Response:
+    """The live channel (server-sent events): the game's version now and at each change;
+    ``v`` is the version the page shows."""
+    seen = limits.whole_number(request.args.get("v"))
+    if seen is None or seen < 0:
+        abort(400)  # the page always says which version it shows
+    version = game_service.version_of(public_id)
+    if version is None:
+        abort(404)
+    return live.stream(current_app, request.environ, public_id, version)
 
 
 @bp.get("/games/<public_id>/qr.svg")

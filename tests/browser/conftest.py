@@ -11,6 +11,8 @@ from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page
 from werkzeug.serving import make_server
 
+from scorekeeper import live
+
 # Never `playwright install` here: it downloads a browser. Use the system Chromium.
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -101,6 +103,7 @@ def live_server(app: Flask) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{server.server_port}"
     finally:
+        live.hub_of(app).release()  # the followers' streams end, as a stopping server's do
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)

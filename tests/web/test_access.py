@@ -139,7 +139,8 @@ def test_unknown_games_get_a_friendly_404(pages: Pages) -> None:
 def test_followers_poll_cheaply(pages: Pages, follower: Pages, pid: str, app: Flask) -> None:
     body = follower.page(pid).get_data(as_text=True)
     poller = re.search(r'<div id="sync"[^>]*hx-get="([^"]+)"[^>]*>', body)
-    assert poller and 'hx-trigger="every 1500ms"' in poller.group(0)
+    # Asked when the live channel says the game moved on (or every 5 s if it fails).
+    assert poller and 'hx-trigger="sk-live"' in poller.group(0)
     url = poller.group(1).replace("&amp;", "&")
     unchanged = follower.client.get(url, headers=HX)
     assert unchanged.status_code == 204
@@ -154,7 +155,8 @@ def test_followers_poll_cheaply(pages: Pages, follower: Pages, pid: str, app: Fl
     assert newer and newer.group(1) != poller.group(1)
     assert follower.client.get(newer.group(1).replace("&amp;", "&"), headers=HX).status_code == 204
     # The scorer's own page needs no polling: it changes with each tap.
-    assert 'hx-trigger="every' not in pages.page(pid).get_data(as_text=True)
+    scorer = pages.page(pid).get_data(as_text=True)
+    assert 'hx-trigger="every' not in scorer and 'hx-trigger="sk-live"' not in scorer
 
 
 def test_a_request_sent_oddly_is_refused_in_words_where_the_person_looks(
