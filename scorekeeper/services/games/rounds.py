@@ -146,7 +146,7 @@ def update_round(
     store_round(game, number, entry, complete=entry.tricks is not None)
     was_open = not rnd.complete and old.tricks is None
     # A bid still hidden (V3) or secret (V4) stays out of the log, summary and data alike.
-    show = bids_shown(game, rnd.dealer, entry)
+    show = bids_shown(game, number, entry)
     parts = _corrections(names_of(game), old, entry, show_bids=show)
     action = "round_completed" if was_open and entry.tricks is not None else "round_corrected"
     finish(
@@ -213,7 +213,7 @@ def delete_last_round(game: Game, number: int, version: int | None = None) -> No
             "not_last_round",
         )
     old = entry_of(rnd)
-    shown = bids_shown(game, rnd.dealer, old)
+    shown = bids_shown(game, number, old)
     game.rounds.remove(rnd)
     finish(
         game,
