@@ -285,7 +285,9 @@ class RoundDraft:
 
     def seen_by(self, viewer: Viewer = SCORER) -> SeenBids:
         """The bids so far as ``viewer`` may see them (V3, V4): numbers, or sealed."""
-        return seen_bids(self.rules, self.bids, self.bidders, played=self.scored, viewer=viewer)
+        return seen_bids(
+            self.rules, self.bids, dealer=self.dealer, played=self.scored, viewer=viewer
+        )
 
     @property
     def reveal(self) -> Reveal:

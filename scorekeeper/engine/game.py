@@ -565,7 +565,7 @@ class Game:
         """The round's bids as ``seat`` (``None``: a spectator) may see them (V3, V4)."""
         played = self.phase is Phase.DEAL or self.phase is Phase.GAME_OVER
         return seen_bids(
-            self.rules, self.bids, self.bidders, played=played, viewer=Viewer.at_seat(seat)
+            self.rules, self.bids, dealer=self.dealer, played=played, viewer=Viewer.at_seat(seat)
         )
 
     def bid_seen_by(self, seat: int | None, other: int) -> bool:

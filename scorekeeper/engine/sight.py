@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from .bids import bids_seen
+from .bids import bidders, bids_seen
 from .rules import Bidding, RuleSet
 
 
@@ -111,14 +111,15 @@ def reveal_of(rules: RuleSet) -> Reveal:
 def seen_bids(
     rules: RuleSet,
     bids: Sequence[int | None],
-    bidders: Sequence[int],
     *,
+    dealer: int,
     played: bool,
     viewer: Viewer,
 ) -> SeenBids:
-    """The bids of a round as ``viewer`` may see them (V3, V4): every one once the round
-    is played; before that as :func:`bids_seen` says, and a seat its own."""
-    shown = bids_seen(rules, bids, bidders, played=played)
+    """The bids of a round dealt by ``dealer`` as ``viewer`` may see them (V3, V4):
+    every one once the round is played; before that as :func:`bids_seen` says, and a
+    seat its own."""
+    shown = bids_seen(rules, bids, bidders(rules, dealer, len(bids)), played=played)
     own = viewer.seat
     return SeenBids(
         tuple(b if b is None or shown or s == own else SEALED for s, b in enumerate(bids)),

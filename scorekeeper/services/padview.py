@@ -306,7 +306,11 @@ def pad_view(game: Game) -> PadView:
     for scored in sheet.rounds:
         bidders = engine.bidders(rules, scored.dealer, n)
         seen = engine.seen_bids(
-            rules, scored.entry.bids, bidders, played=scored.complete, viewer=engine.FOLLOWER
+            rules,
+            scored.entry.bids,
+            dealer=scored.dealer,
+            played=scored.complete,
+            viewer=engine.FOLLOWER,
         )
         cells = [
             Cell(

@@ -49,7 +49,12 @@ from scorekeeper.services.games.loading import (
     token_matches,
     version_of,
 )
-from scorekeeper.services.games.rounds import delete_last_round, record_round, update_round
+from scorekeeper.services.games.rounds import (
+    delete_last_round,
+    record_played,
+    record_round,
+    update_round,
+)
 from scorekeeper.services.games.sheets import (
     draft_of,
     entries_of,
@@ -84,6 +89,7 @@ __all__ = [
     "parse_trump",
     "play_again",
     "put_back",
+    "record_played",
     "record_round",
     "reopen_round",
     "reopenable",

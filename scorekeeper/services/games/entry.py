@@ -82,12 +82,21 @@ def take_back(game: Game, kind: str, seat: int, version: int | None = None) -> e
 def set_draft_trump(game: Game, trump: object, version: int | None = None) -> None:
     """Record the open round's trump. :raises Rejected: for a trump that doesn't fit (P1)."""
     expect_version(game, version)
+    finish(game, *trump_line(game, parse_trump(trump)))
+
+
+def trump_line(game: Game, trump: engine.TrumpCall | None) -> list[Change]:
+    """Store ``trump`` as the open round's (checked by the round model: P1); the change
+    log's line for it.
+
+    :raises Rejected: for a trump that doesn't fit.
+    """
     with pad_rules(game):
-        draft = open_draft(game).with_trump(parse_trump(trump))
+        draft = open_draft(game).with_trump(trump)
     entry = draft.entry()
     store_round(game, draft.number, entry, complete=False, tricks_draft=draft.tricks)
     facts = {"number": draft.number, "trump": as_text(entry.trump)}
-    finish(game, changelog.line("trump", "trump_set", facts, round_number=draft.number))
+    return [changelog.line("trump", "trump_set", facts, round_number=draft.number)]
 
 
 def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = None) -> int | None:

@@ -95,7 +95,7 @@ def store_round(
     return rnd
 
 
-def finish(game: Game, change: Change) -> None:
+def finish(game: Game, *changes: Change) -> None:
     """Recompute scores and totals of every round from the engine, log, flush.
 
     A concurrent change by another scorer shows as a stale version (or, for a new round,
@@ -115,8 +115,9 @@ def finish(game: Game, change: Change) -> None:
         stats.summarise(game, sheet)
         game.updated_at = utcnow()
         # Added to the log without reading it (a tap's statements count).
-        change.game = game
-        db.session.add(change)
+        for change in changes:
+            change.game = game
+            db.session.add(change)
         db.session.flush()
     except (StaleDataError, IntegrityError):
         raise Conflict(

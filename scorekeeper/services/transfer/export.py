@@ -47,8 +47,8 @@ def _masked(rules: RuleSet, dealer: int, bids: Sequence[int | None], complete: b
     of them from an export (engine.EXPORT)."""
     if not bids:
         return False
-    bidders = engine.bidders(rules, dealer, len(bids))
-    return engine.seen_bids(rules, bids, bidders, played=complete, viewer=engine.EXPORT).sealed
+    seen = engine.seen_bids(rules, bids, dealer=dealer, played=complete, viewer=engine.EXPORT)
+    return seen.sealed
 
 
 Lines = Sequence[tuple[int | None, int | None, int | None, int | None]]  # bid, tricks, score, total
