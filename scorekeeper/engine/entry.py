@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Any
 
 from .bids import BidLimits, allowed_bids, bid_limits, bidders, bids_seen, check_bid, check_bids
 from .errors import IllegalBid, InvalidRound, OutOfTurn, RuleError
@@ -150,7 +151,7 @@ class RoundDraft:
     def next_bidder(self) -> int | None:
         return next((s for s in self.bidders if self.bids[s] is None), None)
 
-    @property
+    @cached_property
     def waiting(self) -> list[int]:
         """The seats whose bid is asked for now: the next bidder in order (R6). When the
         seats bid for themselves with hidden or secret bids (V3, V4), every seat yet to
@@ -370,8 +371,8 @@ class RoundDraft:
             # Checked as this player's bid, with every other bid made so far: one made
             # again after the dealer's is refused as its own, not as the dealer's.
             self._check_bid(seat, value, self._others(seat))
-        return replace(
-            self, bids=_put(self.bids, seat, value), moves=self.moves + (Move("bid", seat),)
+        return self._entered(
+            bids=_put(self.bids, seat, value), moves=self.moves + (Move("bid", seat),)
         )
 
     def _own_bid(self, seat: int, value: object) -> RoundDraft:
@@ -392,8 +393,8 @@ class RoundDraft:
             )
         bid = self._check_bid(seat, value, self._others(seat))
         assert bid is not None  # a bidder's bid, checked
-        return replace(
-            self, bids=_put(self.bids, seat, bid), moves=self.moves + (Move("bid", seat),)
+        return self._entered(
+            bids=_put(self.bids, seat, bid), moves=self.moves + (Move("bid", seat),)
         )
 
     def with_trump(self, trump: TrumpCall | None) -> RoundDraft:
@@ -402,7 +403,7 @@ class RoundDraft:
         :raises InvalidRound: for a suit in a round that has no trump (R8, V9).
         """
         check_trump(self.rules, self.players, self.cards, trump)
-        return replace(self, trump=trump, moves=self.moves + (Move("trump"),))
+        return self._entered(trump=trump, moves=self.moves + (Move("trump"),))
 
     def record_tricks(self, seat: int, count: int | None) -> tuple[RoundDraft, list[int]]:
         """Enter (``None``: clear) one player's count, in any order. The counts that are
@@ -434,13 +435,13 @@ class RoundDraft:
                 counts[s] = left
             filled = missing
         move = Move("tricks", seat, tuple(filled))
-        return replace(self, tricks=tuple(counts), moves=self.moves + (move,)), filled
+        return self._entered(tricks=tuple(counts), moves=self.moves + (move,)), filled
 
     def clear_tricks(self, seat: int) -> RoundDraft:
         """Take back ``seat``'s count (the others stay)."""
         self._seat(seat)
-        return replace(
-            self, tricks=_put(self.tricks, seat, None), moves=self.moves + (Move("clear", seat),)
+        return self._entered(
+            tricks=_put(self.tricks, seat, None), moves=self.moves + (Move("clear", seat),)
         )
 
     def rest_made_their_bids(self) -> tuple[RoundDraft, list[int]]:
@@ -458,7 +459,7 @@ class RoundDraft:
             )
         filled = [s for s, c in enumerate(self.tricks) if c is None]
         move = Move("tricks", None, tuple(filled))
-        return replace(self, tricks=counts, moves=self.moves + (move,)), filled
+        return self._entered(tricks=counts, moves=self.moves + (move,)), filled
 
     def take_back(self, kind: str, seat: int) -> tuple[RoundDraft, Taken]:
         """Take back one player's entry: their bid (``kind`` "bid", alone) or their trick
@@ -528,13 +529,13 @@ class RoundDraft:
         restored = tuple(values.get(s, v) for s, v in enumerate(current))
         first = min(values, key=self.order.index)
         if taken.kind == "bid":
-            draft = replace(self, bids=restored, moves=self.moves + (Move("bid", first),))
+            draft = self._entered(bids=restored, moves=self.moves + (Move("bid", first),))
             draft.check()
             return draft
         self._need_bids()
         tapped, *filled = sorted(values)
         move = Move("tricks", tapped, tuple(filled))
-        draft = replace(self, tricks=restored, moves=self.moves + (move,))
+        draft = self._entered(tricks=restored, moves=self.moves + (move,))
         draft._check_counts()
         return draft
 
@@ -553,7 +554,7 @@ class RoundDraft:
                 message_id="cannot_reopen",
             )
         tricks = tuple(None if s in seats else t for s, t in enumerate(self.tricks))
-        return replace(self, tricks=tricks, moves=self.moves[:-1], scored=False)
+        return self._entered(tricks=tricks, moves=self.moves[:-1], scored=False)
 
     def check(self, names: Sequence[str] | None = None) -> None:
         """Check the round as it stands under the rule set, with the totals before it as
@@ -603,6 +604,29 @@ class RoundDraft:
         return entry
 
     # -- helpers ------------------------------------------------------------------------
+
+    def _entered(self, **changes: Any) -> RoundDraft:
+        """This round with more (or less) entered: the answers that depend on the
+        round's facts alone (who bids, in what order, the bid limits) are kept."""
+        get = changes.get
+        draft = RoundDraft(  # dataclasses.replace, without looking the fields up each time
+            self.rules,
+            self.number,
+            self.cards,
+            self.dealer,
+            self.totals_before,
+            get("bids", self.bids),
+            get("tricks", self.tricks),
+            get("trump", self.trump),
+            get("moves", self.moves),
+            self.seats_bid,
+            get("scored", self.scored),
+        )
+        kept = self.__dict__
+        for name in _FACTS:
+            if name in kept:
+                draft.__dict__[name] = kept[name]
+        return draft
 
     def _seat(self, seat: object) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
@@ -664,6 +688,10 @@ class RoundDraft:
             message_id="tricks_left",
             params={"seat": seat, "value": value, "left": left, "cards": self.cards},
         )
+
+
+# The cached answers of a draft that depend on the facts of its round alone.
+_FACTS = ("order", "bidders", "limits")
 
 
 def _put(values: tuple[int | None, ...], seat: int, value: int | None) -> tuple[int | None, ...]:

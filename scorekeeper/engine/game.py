@@ -90,6 +90,7 @@ class Game:
     """
 
     _last_trick: Trick | None
+    _draft: tuple[tuple[int, tuple[int | None, ...], tuple[int, ...]], RoundDraft] | None = None
     _last_trick_parts: tuple[int, tuple[tuple[int, Card], ...], int, WinReason] | None
 
     def __init__(self, rules: RuleSet, players: int, first_dealer: int) -> None:
@@ -181,19 +182,26 @@ class Game:
 
     def round_draft(self) -> RoundDraft:
         """The bids of the round being dealt as the round model has them: every question
-        and every check of a bid goes to it (the seats bid for themselves)."""
-        return RoundDraft(
+        and every check of a bid goes to it (the seats bid for themselves). Kept while
+        the round's bids and the totals stay as they are (a bid asks it several times)."""
+        key = (self.round_number, tuple(self.bids), tuple(self.totals))
+        kept = self._draft
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        draft = RoundDraft(
             self.rules,
             self.round_number,
             self.cards,
             self.dealer,
-            tuple(self.totals),
-            tuple(self.bids),
+            key[2],
+            key[1],
             (None,) * self.players,
             None,
             (),
             True,
         )
+        self._draft = (key, draft)
+        return draft
 
     def waiting_for(self) -> list[int]:
         """Every seat that may act now."""
@@ -201,7 +209,7 @@ class Game:
             if self._open_bidding:
                 seat = self._next_bidder()
                 return [] if seat is None else [seat]
-            return self.round_draft().waiting
+            return list(self.round_draft().waiting)
         turn = self.turn
         return [] if turn is None else [turn]
 
@@ -385,6 +393,7 @@ class Game:
         self._need(Phase.BIDDING, "bid")
         draft = self.round_draft().bid(seat, bid)
         self.bids = list(draft.bids)
+        self._draft = ((self.round_number, draft.bids, draft.totals_before), draft)
         if draft.bids_in:
             self.phase = Phase.PLAYING
 
