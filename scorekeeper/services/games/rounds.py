@@ -155,7 +155,7 @@ def _corrected(game: Game, rnd: Round, old: RoundEntry, entry: RoundEntry) -> Ch
     was_open = not rnd.complete and old.tricks is None
     store_round(game, number, entry, complete=entry.tricks is not None)
     # A bid still hidden (V3) or secret (V4) stays out of the log, summary and data alike.
-    show = bids_shown(game, number, entry)
+    show = bids_shown(game, rnd.dealer, entry)
     parts = _corrections(names_of(game), old, entry, show_bids=show)
     action = "round_completed" if was_open and entry.tricks is not None else "round_corrected"
     return changelog.line(
@@ -244,7 +244,7 @@ def delete_last_round(game: Game, number: int, version: int | None = None) -> No
             "not_last_round",
         )
     old = entry_of(rnd)
-    shown = bids_shown(game, number, old)
+    shown = bids_shown(game, rnd.dealer, old)
     game.rounds.remove(rnd)
     finish(
         game,

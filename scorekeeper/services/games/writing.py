@@ -156,10 +156,17 @@ def default_trump(game: Game, number: int) -> TrumpCall | None:
     return None
 
 
-def bids_shown(game: Game, number: int, entry: RoundEntry) -> bool:
+def bids_shown(game: Game, dealer: int, entry: RoundEntry) -> bool:
     """Whether the change log may show the bids of ``entry`` (:data:`engine.EXPORT`
     sees no sealed bid: V3, V4)."""
-    return not round_draft(game, number, entry).seen_by(engine.EXPORT).sealed
+    seen = engine.seen_bids(
+        rules_of(game),
+        entry.bids,
+        dealer=dealer,
+        played=entry.tricks is not None,
+        viewer=engine.EXPORT,
+    )
+    return not seen.sealed
 
 
 def as_text(value: object) -> str:
