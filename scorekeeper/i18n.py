@@ -458,6 +458,11 @@ _ENGINE_WORDS: dict[str, Callable[[dict[str, Any]], str]] = {
         "Their bids don't add up with the tricks entered: enter each count."
     ),
     "tricks_missing": lambda p: gettext("Enter every player's tricks first."),
+    "nothing_to_take_back": lambda p: gettext("There is nothing to take back."),
+    "nothing_to_put_back": lambda p: gettext("There is nothing to put back."),
+    "cannot_reopen": lambda p: gettext(
+        "That round can't be reopened any more: correct it on the pad instead."
+    ),
     "must_follow": lambda p: gettext(
         "You must follow %(suit)s: you have %(suit)s in your hand.", suit=suit_word(p["suit"])
     ),

@@ -30,7 +30,7 @@ from scorekeeper.i18n import _, _l, _n
 from scorekeeper.models import Circle, Game
 from scorekeeper.services import games as game_service
 from scorekeeper.services.errors import Conflict, Rejected
-from scorekeeper.services.padview import HIDDEN_BID, Row, pad_view
+from scorekeeper.services.padview import Row, pad_view
 from scorekeeper.services.stats import GameLine, PlayerLine, PlayerStats, Record, Records
 
 M = TypeVar("M", bound=Closed)
@@ -87,9 +87,9 @@ def _round_json(row: Row, stored_trump: str | None) -> dict[str, Any]:
         "dealer": row.dealer,
         "trump": trump,
         "trump_wizard": wizard,
-        # The pad's cell shows a bid only when it may be seen: digits, else nothing.
-        "bids": [int(c.bid) if c.bid.isdigit() else None for c in cells],
-        "bids_hidden": any(c.bid == HIDDEN_BID for c in cells),
+        # A bid only when it may be seen (the round model's value: a number, or sealed).
+        "bids": [c.bid_number for c in cells],
+        "bids_hidden": any(c.sealed for c in cells),
         "tricks": [c.tricks for c in cells] if row.complete else None,
         "scores": [c.score for c in cells] if row.complete else None,
         "totals": [c.total for c in cells] if row.complete else None,

@@ -25,7 +25,7 @@ from .cards import (
     sort_hand,
     suit_pile,
 )
-from .entry import BidSteps, CountSteps, Option, RoundDraft
+from .entry import Move, Option, RoundDraft, Taken
 from .errors import (
     EngineError,
     IllegalBid,
@@ -47,7 +47,6 @@ from .pad import (
     TrumpCall,
     check_adjustment,
     check_adjustments,
-    check_entry,
     check_trump,
     round_scores,
     score_sheet,
@@ -75,6 +74,19 @@ from .rules import (
     check_player_count,
 )
 from .scoring import places, saboteur_score, score_round, winners
+from .sight import (
+    EXPORT,
+    FOLLOWER,
+    SCORER,
+    SEALED,
+    Reveal,
+    Sealed,
+    SeenBid,
+    SeenBids,
+    Viewer,
+    seen_bids,
+)
+from .steps import BidSteps, CountSteps, bid_steps, count_steps
 from .text import has_control
 from .tricks import (
     TrickResult,
@@ -90,8 +102,22 @@ from .tricks import (
 __all__ = [
     "BidSteps",
     "CountSteps",
+    "EXPORT",
+    "FOLLOWER",
+    "Move",
     "Option",
+    "Reveal",
     "RoundDraft",
+    "SCORER",
+    "SEALED",
+    "Sealed",
+    "SeenBid",
+    "SeenBids",
+    "Taken",
+    "Viewer",
+    "bid_steps",
+    "count_steps",
+    "seen_bids",
     "sort_hand",
     "ADJUSTMENT_MAX",
     "ADJUSTMENTS_MAX",
@@ -140,7 +166,6 @@ __all__ = [
     "bidding_order",
     "check_bid",
     "check_bids",
-    "check_entry",
     "check_player_count",
     "check_trump",
     "dealer_of_round",

@@ -12,15 +12,17 @@ from here; nothing else knows these rules.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from functools import cached_property, lru_cache
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
-from .bids import BidLimits, allowed_bids, bid_limits, bidders, bids_seen, check_bid
-from .errors import IllegalBid, RuleError
-from .pad import RoundEntry, TrumpCall
-from .plan import bidding_order
+from .bids import BidLimits, allowed_bids, bid_limits, bidders, bids_seen, check_bid, check_bids
+from .errors import IllegalBid, InvalidRound, OutOfTurn, RuleError
+from .pad import RoundEntry, TrumpCall, check_trump
+from .plan import bidding_order, deals_every_card
 from .rules import Bidding, RuleSet
+from .sight import SCORER, Reveal, SeenBids, Viewer, reveal_of, seen_bids
 
 
 def _who(seat: int) -> str:
@@ -40,9 +42,37 @@ class Option:
         return self.refusal is None
 
 
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One step of a round's entry, as its stack of moves keeps it: a bid, a trick count
+    (``seat`` the one tapped, ``None`` for "the rest made their bids"; ``filled`` the
+    counts that filled themselves in with it) or the trump."""
+
+    kind: str  # "bid", "tricks", "clear" (a count taken back) or "trump"
+    seat: int | None = None
+    filled: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Taken:
+    """What a take-back took: the kind ("bid" or "tricks") and each seat's value, to be
+    put back with :meth:`RoundDraft.put_back`."""
+
+    kind: str
+    values: dict[int, int]
+
+
 @dataclass(frozen=True)
 class RoundDraft:
-    """The open round of a pad as entered so far (seat order throughout)."""
+    """The open round of a pad as entered so far (seat order throughout).
+
+    ``moves`` is its stack of moves, the last one last (as far as it is known: a draft
+    read back from storage knows the moves storage kept); it takes no part in equality.
+    ``seats_bid``: each seat bids for itself (digital play) rather than a scorer entering
+    the table's bids in order; with hidden or secret bids the seats then bid in any order
+    (:attr:`waiting`). ``scored``: a round already scored, read back whole
+    (:meth:`of_entry`), whose bids everyone sees.
+    """
 
     rules: RuleSet
     number: int
@@ -52,6 +82,9 @@ class RoundDraft:
     bids: tuple[int | None, ...]
     tricks: tuple[int | None, ...]
     trump: TrumpCall | None = None
+    moves: tuple[Move, ...] = field(default=(), compare=False)
+    seats_bid: bool = False
+    scored: bool = False
 
     @classmethod
     def empty(
@@ -60,6 +93,35 @@ class RoundDraft:
         """A round with nothing entered yet."""
         blank = (None,) * len(totals_before)
         return cls(rules, number, cards, dealer, tuple(totals_before), blank, blank)
+
+    @classmethod
+    def of_entry(
+        cls,
+        rules: RuleSet,
+        number: int,
+        cards: int,
+        dealer: int,
+        totals_before: tuple[int, ...],
+        entry: RoundEntry,
+        moves: tuple[Move, ...] = (),
+    ) -> RoundDraft:
+        """A round entered whole (a scored one, a correction, the API, an import) as a
+        draft, to check (:meth:`check`) or to reopen (:meth:`reopen`)."""
+        tricks: tuple[int | None, ...] = (
+            tuple(entry.tricks) if entry.tricks is not None else (None,) * len(totals_before)
+        )
+        return cls(
+            rules,
+            number,
+            cards,
+            dealer,
+            tuple(totals_before),
+            tuple(entry.bids),
+            tricks,
+            entry.trump,
+            moves,
+            scored=entry.tricks is not None,
+        )
 
     # -- queries ------------------------------------------------------------------------
 
@@ -89,6 +151,21 @@ class RoundDraft:
     def next_bidder(self) -> int | None:
         return next((s for s in self.bidders if self.bids[s] is None), None)
 
+    @cached_property
+    def waiting(self) -> list[int]:
+        """The seats whose bid is asked for now: the next bidder in order (R6). When the
+        seats bid for themselves with hidden or secret bids (V3, V4), every seat yet to
+        bid, but while the dealer rule holds (V1, V2) the last bidder only once all the
+        others have: a bid that makes the total must be changed, so it comes last."""
+        if not self.seats_bid or self.rules.bidding is Bidding.OPEN:
+            seat = self.next_bidder
+            return [] if seat is None else [seat]
+        waiting = [s for s in self.bidders if self.bids[s] is None]
+        last = self.bidders[-1] if self.bidders else None
+        if len(waiting) > 1 and last in waiting and self.limits.total_not is not None:
+            waiting.remove(last)
+        return waiting
+
     @property
     def next_taker(self) -> int | None:
         """Whose count to ask for next once the bids are in: the first missing one in
@@ -100,7 +177,7 @@ class RoundDraft:
     @property
     def bids_shown(self) -> bool:
         """Whether the bids may be seen while the round is open (V3, V4)."""
-        return bids_seen(self.rules, self.bids, self.bidders, played=False)
+        return bids_seen(self.rules, self.bids, self.bidders, played=self.scored)
 
     @cached_property
     def limits(self) -> BidLimits:
@@ -114,14 +191,16 @@ class RoundDraft:
             totals_before=self.totals_before,
         )
 
-    def bid_options(self) -> list[Option]:
-        """The next bidder's keys, 0 to the cards, each refused one with its reason.
+    def bid_options(self, seat: int | None = None) -> list[Option]:
+        """The keys of ``seat`` (by default the next bidder), 0 to the cards, each refused
+        one with its reason; none for a seat not asked to bid now (:attr:`waiting`).
 
         With hidden or secret bids (V3, V4) nothing shown before a bid may give the
         others' total away: the keys leave the dealer rule out (the bid that makes the
         total is refused only once it is made: :meth:`bid`)."""
-        seat = self.next_bidder
         if seat is None:
+            seat = self.next_bidder
+        if seat is None or seat not in self.waiting:
             return []
         known = self._others(seat) if self.bids_shown else {}
         options = []
@@ -156,6 +235,21 @@ class RoundDraft:
             options.append(Option(value, refusal))
         return options
 
+    def allowed(self, seat: int) -> list[int]:
+        """The bids ``seat`` could make now, knowing every bid made (empty when it is not
+        asked to bid: :attr:`waiting`)."""
+        if seat not in self.waiting:
+            return []
+        return allowed_bids(
+            self.rules,
+            round_number=self.number,
+            cards=self.cards,
+            dealer=self.dealer,
+            seat=seat,
+            bids=self._others(seat),
+            totals_before=self.totals_before,
+        )
+
     def rest_as_bid(self) -> tuple[int, ...] | None:
         """The counts if every player whose count is missing took what they bid (a
         saboteur dealer without a bid takes what is left), or ``None`` when that can't be
@@ -179,18 +273,6 @@ class RoundDraft:
         return tuple(c for c in counts if c is not None)
 
     @property
-    def bid_steps(self) -> BidSteps:
-        """What the bid keys of this round refuse at each step besides the top bid, as data
-        (for the page that keeps taking a round while it can't reach the server)."""
-        return _bid_steps(self.rules, self.number, self.cards, self.dealer, self.totals_before)
-
-    @property
-    def count_steps(self) -> CountSteps:
-        """What the trick counts of this round do at each step, as data (for the page that
-        keeps taking a round while it can't reach the server)."""
-        return _count_steps(self.rules, self.players, self.cards)
-
-    @property
     def last_bid(self) -> int | None:
         """The seat whose bid a step back takes back (the last one in, in bidding order),
         once no trick count is in."""
@@ -201,6 +283,47 @@ class RoundDraft:
     def counts_in(self) -> list[int]:
         """The seats whose count is in, in bidding order."""
         return [s for s in self.order if self.tricks[s] is not None]
+
+    def seen_by(self, viewer: Viewer = SCORER) -> SeenBids:
+        """The bids so far as ``viewer`` may see them (V3, V4): numbers, or sealed."""
+        return seen_bids(
+            self.rules, self.bids, dealer=self.dealer, played=self.scored, viewer=viewer
+        )
+
+    @property
+    def reveal(self) -> Reveal:
+        """When the bids of the round are shown to all (V3, V4)."""
+        return reveal_of(self.rules)
+
+    @property
+    def last_count(self) -> Move | None:
+        """The trick count entered last, when it is the last move the stack knows."""
+        last = self.moves[-1] if self.moves else None
+        return last if last is not None and last.kind == "tricks" else None
+
+    @property
+    def undo_step(self) -> tuple[str, int] | None:
+        """What Undo takes back: ``("tricks", seat)`` for the count tapped last (counts go
+        in in any order; the last in bidding order when the moves don't say), else
+        ``("bid", seat)`` for the last bid; ``None`` when nothing is entered."""
+        tapped = self.counts_in
+        if tapped:
+            last = self.last_count
+            if last is not None and last.seat in tapped:
+                return ("tricks", last.seat)
+            return ("tricks", tapped[-1])
+        bid = self.last_bid
+        return None if bid is None else ("bid", bid)
+
+    @property
+    def reopen_seats(self) -> list[int] | None:
+        """The counts reopening this scored round takes back: the last count tap's seat
+        and the counts that filled themselves in with it, or ``None`` when the moves don't
+        say what it was (then the round is corrected on the pad instead)."""
+        last = self.last_count
+        if not self.tricks_in or last is None:
+            return None
+        return sorted(set(last.filled) | ({last.seat} if last.seat is not None else set()))
 
     def entry(self, *, tricks: bool = False) -> RoundEntry:
         """The round as a pad entry: bids and trump, and the counts when ``tricks`` (the
@@ -217,7 +340,11 @@ class RoundDraft:
 
         :raises RuleError: for a seat not at the table, once the counts have started, for
             a saboteur dealer, out of turn, or for a bid the rules forbid.
+        :raises OutOfTurn: when the seats bid for themselves, for a seat that has bid or
+            is not asked to bid now.
         """
+        if self.seats_bid:
+            return self._own_bid(seat, value)
         self._seat(seat)
         if any(t is not None for t in self.tricks):
             raise RuleError(
@@ -244,10 +371,39 @@ class RoundDraft:
             # Checked as this player's bid, with every other bid made so far: one made
             # again after the dealer's is refused as its own, not as the dealer's.
             self._check_bid(seat, value, self._others(seat))
-        return replace(self, bids=_put(self.bids, seat, value))
+        return self._entered(
+            bids=_put(self.bids, seat, value), moves=self.moves + (Move("bid", seat),)
+        )
+
+    def _own_bid(self, seat: int, value: object) -> RoundDraft:
+        """A seat bidding for itself (digital play): once, when asked (R6; V1–V4, V6)."""
+        self._seat(seat)
+        if seat not in self.bidders:
+            raise OutOfTurn(
+                "The dealer does not bid under Wizard Saboteur.", message_id="saboteur_no_bid"
+            )
+        if self.bids[seat] is not None:
+            raise OutOfTurn("You have already bid this round.", message_id="already_bid")
+        waiting = self.waiting
+        if seat not in waiting:
+            raise OutOfTurn(
+                f"It is Player {waiting[0] + 1}'s turn to bid.",
+                message_id="turn_to_bid",
+                params={"seat": waiting[0]},
+            )
+        bid = self._check_bid(seat, value, self._others(seat))
+        assert bid is not None  # a bidder's bid, checked
+        return self._entered(
+            bids=_put(self.bids, seat, bid), moves=self.moves + (Move("bid", seat),)
+        )
 
     def with_trump(self, trump: TrumpCall | None) -> RoundDraft:
-        return replace(self, trump=trump)
+        """The round's trump (P1).
+
+        :raises InvalidRound: for a suit in a round that has no trump (R8, V9).
+        """
+        check_trump(self.rules, self.players, self.cards, trump)
+        return self._entered(trump=trump, moves=self.moves + (Move("trump"),))
 
     def record_tricks(self, seat: int, count: int | None) -> tuple[RoundDraft, list[int]]:
         """Enter (``None``: clear) one player's count, in any order. The counts that are
@@ -259,7 +415,7 @@ class RoundDraft:
         self._seat(seat)
         self._need_bids()
         if count is None:
-            return replace(self, tricks=_put(self.tricks, seat, None)), []
+            return self.clear_tricks(seat), []
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= self.cards:
             raise RuleError(
                 f"Tricks taken go from 0 to {self.cards}.",
@@ -278,12 +434,15 @@ class RoundDraft:
             for s in missing:
                 counts[s] = left
             filled = missing
-        return replace(self, tricks=tuple(counts)), filled
+        move = Move("tricks", seat, tuple(filled))
+        return self._entered(tricks=tuple(counts), moves=self.moves + (move,)), filled
 
     def clear_tricks(self, seat: int) -> RoundDraft:
         """Take back ``seat``'s count (the others stay)."""
         self._seat(seat)
-        return replace(self, tricks=_put(self.tricks, seat, None))
+        return self._entered(
+            tricks=_put(self.tricks, seat, None), moves=self.moves + (Move("clear", seat),)
+        )
 
     def rest_made_their_bids(self) -> tuple[RoundDraft, list[int]]:
         """Every missing count as bid (:meth:`rest_as_bid`); returns the next draft and
@@ -299,18 +458,175 @@ class RoundDraft:
                 code="rest_does_not_add_up",
             )
         filled = [s for s, c in enumerate(self.tricks) if c is None]
-        return replace(self, tricks=counts), filled
+        move = Move("tricks", None, tuple(filled))
+        return self._entered(tricks=counts, moves=self.moves + (move,)), filled
 
-    def confirm(self) -> RoundEntry:
-        """The round, every count in, ready to score (R16).
+    def take_back(self, kind: str, seat: int) -> tuple[RoundDraft, Taken]:
+        """Take back one player's entry: their bid (``kind`` "bid", alone) or their trick
+        count ("tricks"). Returns the next draft and what was taken (nothing when there
+        was nothing there), for :meth:`put_back`.
 
-        :raises RuleError: while a count is missing.
+        :raises RuleError: for another kind, or as :meth:`bid` and :meth:`clear_tricks`.
+        """
+        if kind == "bid":
+            after, before = self.bid(seat, None), self.bids
+        elif kind == "tricks":
+            after, before = self.clear_tricks(seat), self.tricks
+        else:
+            raise RuleError(
+                "There is nothing to take back.",
+                code="bad_clear",
+                message_id="nothing_to_take_back",
+            )
+        now = after.bids if kind == "bid" else after.tricks
+        values = {
+            s: was
+            for s, (was, left) in enumerate(zip(before, now, strict=True))
+            if was is not None and left is None
+        }
+        return after, Taken(kind, values)
+
+    def undo(self) -> tuple[RoundDraft, Taken]:
+        """Take back what :attr:`undo_step` names.
+
+        :raises RuleError: when nothing is entered.
+        """
+        step = self.undo_step
+        if step is None:
+            raise RuleError(
+                "There is nothing to take back.",
+                code="nothing_to_take_back",
+                message_id="nothing_to_take_back",
+            )
+        return self.take_back(*step)
+
+    def put_back(self, taken: Taken) -> RoundDraft:
+        """Undo a take-back: put what it took back where it was, checked again (the bids
+        with the totals before the round as they stand now, P2; the counts so that they
+        can still add up).
+
+        :raises RuleError: when there is nothing to put back there (a place filled since),
+            or for bids the rules now refuse.
+        """
+        values = taken.values
+        current = self.bids if taken.kind == "bid" else self.tricks
+        if (
+            taken.kind not in ("bid", "tricks")
+            or not values
+            or any(
+                isinstance(s, bool)
+                or not isinstance(s, int)
+                or not 0 <= s < self.players
+                or current[s] is not None
+                for s in values
+            )
+        ):
+            raise RuleError(
+                "There is nothing to put back.",
+                code="nothing_to_put_back",
+                message_id="nothing_to_put_back",
+            )
+        restored = tuple(values.get(s, v) for s, v in enumerate(current))
+        first = min(values, key=self.order.index)
+        if taken.kind == "bid":
+            draft = self._entered(bids=restored, moves=self.moves + (Move("bid", first),))
+            draft.check()
+            return draft
+        self._need_bids()
+        tapped, *filled = sorted(values)
+        move = Move("tricks", tapped, tuple(filled))
+        draft = self._entered(tricks=restored, moves=self.moves + (move,))
+        draft._check_counts()
+        return draft
+
+    def reopen(self) -> RoundDraft:
+        """Undo the tap that scored this round (a draft of it with every count in, its
+        moves ending with that tap): the round open again without that count and the
+        counts that filled themselves in with it.
+
+        :raises RuleError: when the moves don't say what that tap was.
+        """
+        seats = self.reopen_seats
+        if seats is None:
+            raise RuleError(
+                "That round can't be reopened any more: correct it on the pad instead.",
+                code="cannot_reopen",
+                message_id="cannot_reopen",
+            )
+        tricks = tuple(None if s in seats else t for s, t in enumerate(self.tricks))
+        return self._entered(tricks=tricks, moves=self.moves[:-1], scored=False)
+
+    def check(self, names: Sequence[str] | None = None) -> None:
+        """Check the round as it stands under the rule set, with the totals before it as
+        they are now (P2): the trump, the bids as if made one by one in bidding order
+        (R9; V1, V2, V6, V7), and once every count is in, that they add up (R16). A round
+        entered whole (a correction, the API, an import) is read with :meth:`of_entry`
+        and checked here; ``names`` name the players in the errors' English text.
+
+        :raises IllegalBid: for a bid the rule set forbids.
+        :raises InvalidRound: for tricks or trump that do not fit the round.
+        """
+        check_trump(self.rules, self.players, self.cards, self.trump)
+        check_bids(
+            self.rules,
+            self.bids,
+            round_number=self.number,
+            cards=self.cards,
+            dealer=self.dealer,
+            totals_before=self.totals_before,
+            names=names,
+        )
+        if self.scored or any(t is not None for t in self.tricks):
+            if not self.bids_in:
+                raise InvalidRound("Every bid must be in before the tricks.", code="bids_missing")
+            if len(self.tricks) != self.players:
+                raise InvalidRound(
+                    f"There must be one trick count per player ({self.players}), "
+                    f"not {len(self.tricks)}.",
+                    code="wrong_count",
+                    message_id="wrong_trick_count",
+                    params={"players": self.players, "count": len(self.tricks)},
+                )
+            self._check_counts()
+
+    def confirm(self, names: Sequence[str] | None = None) -> RoundEntry:
+        """The round, every count in, checked as a whole (:meth:`check`) and ready to
+        score (R16); "no trump" filled in for a round that deals every card (R8, V9).
+
+        :raises RuleError: while a count is missing, or as :meth:`check` says.
         """
         if not self.tricks_in:
             raise RuleError("Enter every player's tricks first.", code="tricks_missing")
-        return self.entry(tricks=True)
+        self.check(names)
+        entry = self.entry(tricks=True)
+        if entry.trump is None and deals_every_card(self.rules, self.players, self.cards):
+            entry = replace(entry, trump=TrumpCall(None))
+        return entry
 
     # -- helpers ------------------------------------------------------------------------
+
+    def _entered(self, **changes: Any) -> RoundDraft:
+        """This round with more (or less) entered: the answers that depend on the
+        round's facts alone (who bids, in what order, the bid limits) are kept."""
+        get = changes.get
+        draft = RoundDraft(  # dataclasses.replace, without looking the fields up each time
+            self.rules,
+            self.number,
+            self.cards,
+            self.dealer,
+            self.totals_before,
+            get("bids", self.bids),
+            get("tricks", self.tricks),
+            get("trump", self.trump),
+            get("moves", self.moves),
+            self.seats_bid,
+            get("scored", self.scored),
+        )
+        kept = self.__dict__
+        for name in _FACTS:
+            if name in kept:
+                draft.__dict__[name] = kept[name]
+        return draft
 
     def _seat(self, seat: object) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
@@ -326,11 +642,33 @@ class RoundDraft:
                 message_id="enter_bids_first",
             )
 
+    def _check_counts(self) -> None:
+        """The counts in may not pass the cards, and once all are in they add up (R16)."""
+        counts = self.tricks
+        for won in counts:
+            if won is not None and (
+                isinstance(won, bool) or not isinstance(won, int) or not 0 <= won <= self.cards
+            ):
+                raise InvalidRound(
+                    f"Tricks taken must be whole numbers from 0 to {self.cards}, not {won!r}.",
+                    code="tricks_out_of_range",
+                    params={"cards": self.cards, "value": won},
+                )
+        total = sum(t for t in counts if t is not None)
+        if total > self.cards or (self.tricks_in and total != self.cards):
+            cards = self.cards
+            raise InvalidRound(
+                f"The tricks add up to {total}, but {cards} trick"
+                f"{'s were' if cards != 1 else ' was'} played this round.",
+                code="tricks_do_not_add_up",
+                params={"total": total, "cards": cards},
+            )
+
     def _others(self, seat: int) -> dict[int, int]:
         return {s: b for s, b in enumerate(self.bids) if s != seat and b is not None}
 
-    def _check_bid(self, seat: int, value: object, known: dict[int, int]) -> None:
-        check_bid(
+    def _check_bid(self, seat: int, value: object, known: dict[int, int]) -> int | None:
+        return check_bid(
             self.rules,
             value,
             round_number=self.number,
@@ -352,113 +690,8 @@ class RoundDraft:
         )
 
 
-@dataclass(frozen=True)
-class BidSteps:
-    """The bids of a round, step by step, as data this module's own queries produced: a
-    page that can't reach the server looks them up instead of knowing rules.
-
-    ``refused[m][s]`` is the bid the next bidder's keys refuse (up to the top bid) when
-    ``m`` bids are missing, theirs included, and the bids in add up to ``s``; ``None``
-    where none is. Only the ``m`` where something is refused are listed, and nothing with
-    hidden or secret bids (V3, V4: the keys give nothing away; the server asks for a
-    change once the bid is in).
-    """
-
-    refused: tuple[tuple[int, tuple[int | None, ...]], ...]
-
-    def as_data(self) -> dict[str, list[int | None]]:
-        """A plain value for JSON, keyed by the number of bids missing."""
-        return {str(m): list(row) for m, row in self.refused}
-
-
-@lru_cache(maxsize=256)
-def _bid_steps(
-    rules: RuleSet, number: int, cards: int, dealer: int, totals_before: tuple[int, ...]
-) -> BidSteps:
-    # Worked out on stand-in drafts of the same round, by the bids query: the first
-    # bidders in order have bid, the first of them all that adds up (any split of the
-    # same total is refused alike).
-    blank = RoundDraft.empty(rules, number, cards, dealer, totals_before)
-    order, top = blank.bidders, blank.limits.top
-    refused = []
-    for missing in range(1, len(order) + 1):
-        entered = len(order) - missing
-        row: list[int | None] = []
-        for total in range((entered * top) + 1):
-            bids: list[int | None] = [None] * blank.players
-            left = total
-            for seat in order[:entered]:
-                bids[seat] = min(left, top)
-                left -= min(left, top)
-            draft = replace(blank, bids=tuple(bids))
-            if not draft.bids_shown:
-                row = []
-                break
-            seat = order[entered]
-            allowed = allowed_bids(
-                rules,
-                round_number=number,
-                cards=cards,
-                dealer=dealer,
-                seat=seat,
-                bids=draft._others(seat),
-                totals_before=totals_before,
-            )
-            keys = [value for value in range(top + 1) if value not in allowed]
-            row.append(keys[0] if keys else None)
-        while row and row[-1] is None:
-            row.pop()
-        if row:
-            refused.append((missing, tuple(row)))
-    return BidSteps(tuple(refused))
-
-
-@dataclass(frozen=True)
-class CountSteps:
-    """The trick counts of a round, step by step, as data this module's own commands
-    produced: a page that can't reach the server looks them up instead of knowing rules.
-
-    ``top[t]`` is the highest count the next player may be given once ``t`` tricks are
-    taken; ``fill[(m, t)]`` is what every missing count fills itself in with when a count
-    leaves ``m`` of them missing and ``t`` tricks taken (only where something fills).
-    """
-
-    top: tuple[int, ...]
-    fill: tuple[tuple[int, int, int], ...]  # (missing, taken, each missing count)
-
-    def as_data(self) -> dict[str, Any]:
-        """A plain value for JSON: ``fill`` keyed ``"missing taken"``."""
-        return {"top": list(self.top), "fill": {f"{m} {t}": v for m, t, v in self.fill}}
-
-
-@lru_cache(maxsize=256)
-def _count_steps(rules: RuleSet, players: int, cards: int) -> CountSteps:
-    # Worked out on stand-in drafts of the same table and cards, by the very queries and
-    # commands a count goes through online: every bid in (counts don't depend on them)
-    # and the first seats holding the counts so far.
-    blank = RoundDraft.empty(rules, 1, cards, 0, (0,) * players)
-    base = replace(blank, bids=tuple(0 if s in blank.bidders else None for s in range(players)))
-
-    def counts_in(seats: int, taken: int) -> RoundDraft:
-        counts: list[int | None] = [None] * players
-        counts[:seats] = [taken] + [0] * (seats - 1) if seats else []
-        return replace(base, tricks=tuple(counts))
-
-    # One count in, the next player's is never the last (a table has 3 or more players).
-    top = tuple(
-        max(o.value for o in counts_in(1, t).trick_options(players - 1) if o.allowed)
-        for t in range(cards + 1)
-    )
-    fill = []
-    for missing in range(1, players):
-        entered = players - missing  # the last of them the count just given
-        for taken in range(cards + 1):
-            after, filled = counts_in(entered - 1, 0).record_tricks(entered - 1, taken)
-            if filled:
-                value = after.tricks[filled[0]]
-                assert value is not None
-                fill.append((missing, taken, value))
-    return CountSteps(top, tuple(fill))
+# The cached answers of a draft that depend on the facts of its round alone.
+_FACTS = ("order", "bidders", "limits")
 
 
 def _put(values: tuple[int | None, ...], seat: int, value: int | None) -> tuple[int | None, ...]:

@@ -9,7 +9,6 @@ one seat without revealing the other hands.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from operator import itemgetter
@@ -17,11 +16,13 @@ from typing import Any
 
 from . import bids as bidrules
 from .cards import Card, Suit, shuffled_deck, suit_pile
+from .entry import RoundDraft
 from .errors import IllegalBid, IllegalPlay, OutOfTurn, RuleError, WrongPhase
 from .pad import RoundEntry, TrumpCall, round_scores
 from .plan import first_lead, plan_for
 from .rules import Bidding, DealerRule, RuleSet
 from .scoring import winners
+from .sight import SEALED, SeenBids, Viewer, seen_bids
 from .tricks import (
     TrickResult,
     WinReason,
@@ -89,6 +90,7 @@ class Game:
     """
 
     _last_trick: Trick | None
+    _draft: tuple[tuple[int, tuple[int | None, ...], tuple[int, ...]], RoundDraft] | None = None
     _last_trick_parts: tuple[int, tuple[tuple[int, Card], ...], int, WinReason] | None
 
     def __init__(self, rules: RuleSet, players: int, first_dealer: int) -> None:
@@ -178,26 +180,36 @@ class Game:
             return self.dealer
         return None
 
+    def round_draft(self) -> RoundDraft:
+        """The bids of the round being dealt as the round model has them: every question
+        and every check of a bid goes to it (the seats bid for themselves). Kept while
+        the round's bids and the totals stay as they are (a bid asks it several times)."""
+        key = (self.round_number, tuple(self.bids), tuple(self.totals))
+        kept = self._draft
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        draft = RoundDraft(
+            self.rules,
+            self.round_number,
+            self.cards,
+            self.dealer,
+            key[2],
+            key[1],
+            (None,) * self.players,
+            None,
+            (),
+            True,
+        )
+        self._draft = (key, draft)
+        return draft
+
     def waiting_for(self) -> list[int]:
         """Every seat that may act now."""
         if self.phase is _BIDDING:
             if self._open_bidding:
                 seat = self._next_bidder()
                 return [] if seat is None else [seat]
-            bids = self.bids
-            order = self._bidding_order[self.dealer]
-            waiting = [s for s in order if bids[s] is None]
-            if (
-                len(waiting) > 1
-                and order[-1] in waiting
-                and bidrules.dealer_rule_applies(
-                    self.rules, self.round_number, self.dealer, self.totals
-                )
-            ):
-                # V1/V2 with hidden or secret bids (001): when the bids add up, the last
-                # bidder must change theirs, so they bid once everyone else has.
-                waiting.remove(order[-1])
-            return waiting
+            return list(self.round_draft().waiting)
         turn = self.turn
         return [] if turn is None else [turn]
 
@@ -205,76 +217,31 @@ class Game:
         """The bids ``seat`` could make now (empty when it is not theirs to bid)."""
         if self.phase is not _BIDDING:
             return []
-        if self._open_bidding:
-            if seat != self._next_bidder():
-                return []
-        elif seat not in self.waiting_for():
-            return []
-        cards = self.cards
         if self._any_bid:
-            # Nothing is forbidden without a dealer rule: all of bidrules.allowed_bids' answer.
-            return list(range(self._bid_limit[cards]))
-        return bidrules.allowed_bids(
-            self.rules,
-            round_number=self.round_number,
-            cards=cards,
-            dealer=self.dealer,
-            seat=seat,
-            bids=dict(enumerate(self.bids)),
-            totals_before=self.totals,
-        )
+            # Nothing is forbidden without a dealer rule: every bid to the top, for the
+            # seat asked (the round model's answer, without building it).
+            return list(range(self._bid_limit[self.cards])) if seat in self.waiting_for() else []
+        return self.round_draft().allowed(seat)
 
     def allowed_bids_seen(self, seat: int) -> list[int]:
         """The bids ``seat`` may make as far as it can tell: under hidden or secret bids
         (V3, V4) the dealer rule can't be applied to bids the seat doesn't see, so the
         last bidder bids blind and is asked to change only if the bid makes the total
         (:meth:`bid` refuses it then). With open bids, :meth:`allowed_bids`."""
-        allowed = self.allowed_bids(seat)
-        if self._open_bidding or not allowed:
-            return allowed
-        return bidrules.allowed_bids(
-            self.rules,
-            round_number=self.round_number,
-            cards=self.cards,
-            dealer=self.dealer,
-            seat=seat,
-            bids={seat: self.bids[seat]},  # its own only: the others' are not seen
-            totals_before=self.totals,
-        )
+        if self.phase is not _BIDDING:
+            return []
+        if self._any_bid:
+            return self.allowed_bids(seat)
+        return [o.value for o in self.round_draft().bid_options(seat) if o.allowed]
 
     def bid_refusals_seen(self, seat: int) -> dict[int, IllegalBid]:
         """Why each bid from 0 to the cards that ``seat`` may not make now is refused, as
         far as the seat can tell (the bids it sees: V3, V4); empty when it is not theirs
         to bid."""
-        allowed = self.allowed_bids_seen(seat)
-        if not allowed:
+        if self.phase is not _BIDDING:
             return {}
-        seen = {
-            s: b
-            for s, b in enumerate(self.bids)
-            if s != seat and b is not None and self.bid_seen_by(seat, s)
-        }
-        refusals: dict[int, IllegalBid] = {}
-        for bid in range(self.cards + 1):
-            if bid in allowed:
-                continue
-            try:
-                self._check_bid(seat, bid, seen)
-            except IllegalBid as exc:
-                refusals[bid] = exc
-        return refusals
-
-    def _check_bid(self, seat: int, bid: object, bids: Mapping[int, int | None]) -> int | None:
-        return bidrules.check_bid(
-            self.rules,
-            bid,
-            round_number=self.round_number,
-            cards=self.cards,
-            dealer=self.dealer,
-            seat=seat,
-            bids=bids,
-            totals_before=self.totals,
-        )
+        options = self.round_draft().bid_options(seat)
+        return {o.value: o.refusal for o in options if isinstance(o.refusal, IllegalBid)}
 
     def legal_cards(self, seat: int) -> list[Card]:
         """The cards ``seat`` may play now (empty when it is not their turn), in hand order.
@@ -397,10 +364,11 @@ class Game:
         :raises WrongPhase: outside bidding.
         :raises OutOfTurn: when it is another seat's turn to bid, or the seat has bid.
         :raises IllegalBid: for a bid out of range or forbidden, saying which are allowed.
+
+        The round model (:meth:`round_draft`) checks the bid. The common case goes first
+        without building it: a whole number in range from the seat whose turn it is, when
+        no dealer rule can forbid it (a test holds it to the model's answer).
         """
-        # The common case first, without building the lists and dicts the checks below
-        # use: a whole number in range from the seat whose turn it is, when no dealer
-        # rule can forbid it. Anything else goes through every check, in order.
         bids = self.bids
         if (
             self._any_bid
@@ -423,25 +391,10 @@ class Game:
                 return
         seat = self._check_seat(seat)
         self._need(Phase.BIDDING, "bid")
-        bidders = self.bidders
-        if seat not in bidders:
-            raise OutOfTurn(
-                "The dealer does not bid under Wizard Saboteur.", message_id="saboteur_no_bid"
-            )
-        if self.bids[seat] is not None:
-            raise OutOfTurn("You have already bid this round.", message_id="already_bid")
-        waiting = self.waiting_for()
-        if seat not in waiting:
-            raise OutOfTurn(
-                f"It is Player {waiting[0] + 1}'s turn to bid.",
-                message_id="turn_to_bid",
-                params={"seat": waiting[0]},
-            )
-        checked = self._check_bid(seat, bid, dict(enumerate(self.bids)))
-        if checked is None:  # pragma: no cover - bidders() excludes this seat
-            raise IllegalBid("This seat has no bid.")
-        self.bids[seat] = checked
-        if all(self.bids[s] is not None for s in bidders):
+        draft = self.round_draft().bid(seat, bid)
+        self.bids = list(draft.bids)
+        self._draft = ((self.round_number, draft.bids, draft.totals_before), draft)
+        if draft.bids_in:
             self.phase = Phase.PLAYING
 
     def play(self, seat: int, card: Card) -> TrickResult | None:
@@ -617,6 +570,13 @@ class Game:
 
     # -- what one seat may see -----------------------------------------------------------
 
+    def seen_bids(self, seat: int | None) -> SeenBids:
+        """The round's bids as ``seat`` (``None``: a spectator) may see them (V3, V4)."""
+        played = self.phase is Phase.DEAL or self.phase is Phase.GAME_OVER
+        return seen_bids(
+            self.rules, self.bids, dealer=self.dealer, played=played, viewer=Viewer.at_seat(seat)
+        )
+
     def bid_seen_by(self, seat: int | None, other: int) -> bool:
         """Whether ``seat`` (``None``: a spectator) may see ``other``'s bid (V3, V4: see
         :func:`bids_seen`)."""
@@ -648,12 +608,7 @@ class Game:
         for s, hand in enumerate(self.hands):
             visible = seat is not None and ((s != seat) if foresight else (s == seat))
             hands.append([str(c) for c in hand] if visible else None)
-        bids: list[int | None | str] = []
-        for s, b in enumerate(self.bids):
-            if b is None:
-                bids.append(None)
-            else:
-                bids.append(b if self.bid_seen_by(seat, s) else "hidden")
+        bids = ["hidden" if b is SEALED else b for b in self.seen_bids(seat)]
         history = self.to_dict()["history"]
         return {
             "round": self.round_number,

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from .bids import bidders, check_bids
 from .cards import Suit
 from .errors import InvalidRound
 from .plan import dealer_of_round, deals_every_card, plan_for
@@ -217,61 +216,6 @@ def check_trump(rules: RuleSet, players: int, cards: int, trump: TrumpCall | Non
             "The last round deals every card, so there is no trump.",
             code="no_trump_round",
             params={"unicoloured": False, "cards": cards},
-        )
-
-
-def check_entry(
-    rules: RuleSet,
-    entry: RoundEntry,
-    *,
-    round_number: int,
-    cards: int,
-    dealer: int,
-    totals_before: Sequence[int],
-    names: Sequence[str] | None = None,
-) -> None:
-    """Check a recorded round under the rule set, with the totals before it (P2).
-
-    :raises IllegalBid: for a bid the rule set forbids.
-    :raises InvalidRound: for tricks or trump that do not fit the round.
-    """
-    players = len(totals_before)
-    check_trump(rules, players, cards, entry.trump)
-    check_bids(
-        rules,
-        entry.bids,
-        round_number=round_number,
-        cards=cards,
-        dealer=dealer,
-        totals_before=totals_before,
-        names=names,
-    )
-    if entry.tricks is None:
-        return
-    missing = [s for s in bidders(rules, dealer, players) if entry.bids[s] is None]
-    if missing:
-        raise InvalidRound("Every bid must be in before the tricks.", code="bids_missing")
-    if len(entry.tricks) != players:
-        raise InvalidRound(
-            f"There must be one trick count per player ({players}), not {len(entry.tricks)}.",
-            code="wrong_count",
-            message_id="wrong_trick_count",
-            params={"players": players, "count": len(entry.tricks)},
-        )
-    for won in entry.tricks:
-        if isinstance(won, bool) or not isinstance(won, int) or not 0 <= won <= cards:
-            raise InvalidRound(
-                f"Tricks taken must be whole numbers from 0 to {cards}, not {won!r}.",
-                code="tricks_out_of_range",
-                params={"cards": cards, "value": won},
-            )
-    total = sum(entry.tricks)
-    if total != cards:
-        raise InvalidRound(
-            f"The tricks add up to {total}, but {cards} trick{'s were' if cards != 1 else ' was'}"
-            f" played this round.",
-            code="tricks_do_not_add_up",
-            params={"total": total, "cards": cards},
         )
 
 

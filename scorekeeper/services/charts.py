@@ -250,12 +250,12 @@ def game_chart(view: PadView, size: tuple[int, int] = PHONE_SIZE, legend: bool =
         bid = tricks = exact = rounds = 0
         for r in complete:
             cell = r.cells[s]
-            if not cell.bid.isdigit() or cell.tricks is None:
+            if cell.bid_number is None or cell.tricks is None:
                 continue
             rounds += 1
-            bid += int(cell.bid)
+            bid += cell.bid_number
             tricks += cell.tricks
-            exact += int(cell.bid) == cell.tricks
+            exact += cell.bid_number == cell.tricks
         bids.append(BidsLine(name, rounds, bid, tricks, exact))
     # pygal escapes the names it writes; the SVG is our own server-made markup.
     svg = running_totals(points, view.names, size=size, legend=legend)

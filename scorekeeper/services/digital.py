@@ -467,29 +467,23 @@ def _advance(table: DigitalTable, game: Game) -> None:
             break
         game.deal(_rng(table, game.round_number + 1))
     _save(table, game)
-    for number in pending:
-        entry = game.history[number - 1]
-        trump = None if entry.trump is None else str(entry.trump)
-        bids, tricks = list(entry.bids), list(entry.tricks or ())
-        if any(r.number == number for r in table.game.rounds):  # its trump is shown
-            game_service.update_round(table.game, number, bids, tricks, trump)
-        else:
-            game_service.record_round(table.game, bids, tricks, trump)
-    _show_trump(table, game)
+    played = [(number, game.history[number - 1]) for number in pending]
+    game_service.record_played(table.game, played, _trump_to_show(table, game))
 
 
-def _show_trump(table: DigitalTable, game: Game) -> None:
-    """The open round's trump on the score pad as soon as it is known (turned up, or
-    chosen by the dealer): it is public at the table (R7, R8)."""
+def _trump_to_show(table: DigitalTable, game: Game) -> tuple[int, TrumpCall] | None:
+    """The open round's trump for the score pad as soon as it is known (turned up, or
+    chosen by the dealer): it is public at the table (R7, R8). ``None`` when the pad
+    has it already or nothing is to be shown."""
     if (
         game.phase not in (Phase.BIDDING, Phase.PLAYING)
         or game.round_number != len(game.history) + 1
     ):
-        return
-    trump = str(game.trump_call())
-    draft = game_service.draft_of(table.game)
-    if draft is not None and draft.number == game.round_number and str(draft.trump) != trump:
-        game_service.set_draft_trump(table.game, trump)
+        return None
+    trump = game.trump_call()
+    open_round = next((r for r in table.game.rounds if r.number == game.round_number), None)
+    shown = None if open_round is None or not open_round.trump else open_round.trump
+    return None if shown == str(trump) else (game.round_number, trump)
 
 
 def _remember(table: DigitalTable, game: Game, number: int) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper import engine, i18n
-from scorekeeper.engine import Bidding, RuleSet, SuitNames, TrumpCall
+from scorekeeper.engine import RuleSet, SuitNames, TrumpCall
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
 
@@ -87,12 +87,23 @@ class Cell:
     total: int | None
     adjusted: int = 0  # bonuses and penalties of the round (in the total)
     reasons: str = ""  # their reasons, "; " between
+    seen: engine.SeenBid = None  # the bid as the round model shows it: a number, or sealed
+
+    @property
+    def bid_number(self) -> int | None:
+        """The bid when it may be seen, else ``None``."""
+        return self.seen if isinstance(self.seen, int) else None
+
+    @property
+    def sealed(self) -> bool:
+        """Whether the bid is in but may not be seen yet (V3, V4)."""
+        return self.seen is engine.SEALED
 
     @property
     def exact(self) -> bool | None:
-        if self.score is None or not self.bid.isdigit() or self.tricks is None:
+        if self.score is None or self.bid_number is None or self.tricks is None:
             return None
-        return int(self.bid) == self.tricks
+        return self.bid_number == self.tricks
 
 
 @dataclass(frozen=True)
@@ -157,6 +168,7 @@ class DraftView:
     # for open bids: sealed ones (V3, V4) are checked by the server once they arrive.
     limits: engine.BidLimits | None = None
     sealed: str = ""  # what a sealed bid shows (V3, V4); "" for open bids
+    reveal: str = "now"  # when the bids are shown to all: engine.Reveal's value
     # What the trick counts do at each step (the engine's, as data: the highest count the
     # next player may be given, what fills itself in), for the same page while offline.
     count_steps: dict[str, Any] = field(default_factory=dict)
@@ -275,12 +287,12 @@ class PadView:
         return engine.places(self.totals, self.winners if self.finished else [])
 
 
-def _bid_text(bid: int | None, show: bool, is_bidder: bool) -> str:
+def _bid_text(seen: engine.SeenBid, is_bidder: bool) -> str:
     if not is_bidder:
         return "–"
-    if bid is None:
+    if seen is None:
         return ""
-    return str(bid) if show else HIDDEN_BID
+    return HIDDEN_BID if seen is engine.SEALED else str(seen)
 
 
 def pad_view(game: Game) -> PadView:
@@ -293,16 +305,22 @@ def pad_view(game: Game) -> PadView:
     rows: list[Row] = []
     for scored in sheet.rounds:
         bidders = engine.bidders(rules, scored.dealer, n)
-        bids = list(scored.entry.bids)
-        show = engine.bids_seen(rules, bids, bidders, played=scored.complete)
+        seen = engine.seen_bids(
+            rules,
+            scored.entry.bids,
+            dealer=scored.dealer,
+            played=scored.complete,
+            viewer=engine.FOLLOWER,
+        )
         cells = [
             Cell(
-                _bid_text(bids[s], show, s in bidders),
+                _bid_text(seen[s], s in bidders),
                 scored.entry.tricks[s] if scored.entry.tricks is not None else None,
                 scored.scores[s] if scored.scores is not None else None,
                 scored.totals[s] if scored.complete else None,
                 scored.adjusted[s],
                 "; ".join(a.reason for a in scored.entry.adjustments if a.seat == s and a.reason),
+                seen[s],
             )
             for s in range(n)
         ]
@@ -369,16 +387,16 @@ def pad_view(game: Game) -> PadView:
 
 def _flag(game: Game, sheet: engine.Sheet, scored: engine.ScoredRound) -> str | None:
     """P2: say when a round would now be refused after a correction before it."""
+    draft = engine.RoundDraft.of_entry(
+        sheet.rules,
+        scored.number,
+        scored.cards,
+        scored.dealer,
+        sheet.totals_before(scored.number),
+        scored.entry,
+    )
     try:
-        engine.check_entry(
-            sheet.rules,
-            scored.entry,
-            round_number=scored.number,
-            cards=scored.cards,
-            dealer=scored.dealer,
-            totals_before=sheet.totals_before(scored.number),
-            names=game_service.names_of(game),
-        )
+        draft.check(game_service.names_of(game))
     except ValueError as exc:
         return i18n._(
             "Kept as played, though after a correction: %(reason)s", reason=i18n.rule_message(exc)
@@ -401,10 +419,10 @@ def _draft_view(
     if draft is None:
         return None
     n = game.player_count
-    show = draft.bids_shown
+    seen = draft.seen_by(engine.SCORER)
     next_bidder = draft.next_bidder
     choices = [_choice(option, names) for option in draft.bid_options()]
-    shown_total = sum(b for b in draft.bids if b is not None) if show else None
+    shown_total = seen.total
     no_trump_round = engine.deals_every_card(rules, n, draft.cards)
     trump = draft.trump
     if trump is None and no_trump_round:
@@ -419,7 +437,7 @@ def _draft_view(
         trump=trump_label(trump, rules),
         trump_value="" if trump is None else str(trump),
         no_trump_round=no_trump_round,
-        bids=[_bid_text(draft.bids[s], show, s in draft.bidders) for s in range(n)],
+        bids=[_bid_text(seen[s], s in draft.bidders) for s in range(n)],
         bids_in=draft.bids_in,
         next_bidder=next_bidder,
         choices=choices,
@@ -433,11 +451,12 @@ def _draft_view(
         trick_choices=[_choice(o, names) for o in draft.trick_options(draft.next_taker)],
         undo=_undo(game, draft),
         rest_as_bid=draft.rest_as_bid() is not None,
-        shown_bids=[b if show else None for b in draft.bids],
+        shown_bids=seen.numbers,
         limits=None if next_bidder is None else draft.limits,
-        sealed="" if rules.bidding is Bidding.OPEN else HIDDEN_BID,
-        count_steps=draft.count_steps.as_data(),
-        bid_steps={} if next_bidder is None else draft.bid_steps.as_data(),
+        sealed="" if draft.reveal is engine.Reveal.NOW else HIDDEN_BID,
+        reveal=draft.reveal.value,
+        count_steps=engine.count_steps(draft).as_data(),
+        bid_steps={} if next_bidder is None else engine.bid_steps(draft).as_data(),
     )
 
 
@@ -449,16 +468,11 @@ def _choice(option: engine.Option, names: list[str]) -> BidChoice:
 
 
 def _undo(game: Game, draft: engine.RoundDraft) -> tuple[str, int] | None:
-    """What one step back clears: the last trick count tapped (the change log says which;
-    counts go in in any order), else the last bid."""
-    tapped = draft.counts_in
-    if tapped:
-        last = game_service.last_count_tap(game, draft.number)
-        if last is not None and last[0] in tapped:
-            return ("tricks", last[0])
-        return ("tricks", tapped[-1])
-    bid = draft.last_bid
-    return None if bid is None else ("bid", bid)
+    """What one step back clears (:attr:`engine.RoundDraft.undo_step`); once counts are
+    in, the draft knows the last one tapped from the change log."""
+    if draft.counts_in:
+        draft = game_service.with_moves(game, draft)
+    return draft.undo_step
 
 
 # -- a blank pad, printed before game night (no game stored) --------------------------------

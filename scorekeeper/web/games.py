@@ -412,8 +412,8 @@ def reopen(public_id: str) -> ResponseReturnValue:
 @bp.post("/games/<public_id>/clear")
 @write
 def clear_entry(public_id: str) -> ResponseReturnValue:
-    """Take back a bid ("bid:2": that bid alone) or a trick count ("tricks:0": it and the
-    ones after it); the answer offers to put it back ("Undo")."""
+    """Take back a bid ("bid:2") or a trick count ("tricks:0"), that one alone; the answer
+    offers to put it back ("Undo")."""
     return _act(public_id, _take_back, draft=True)
 
 
@@ -421,27 +421,14 @@ def _take_back(game: Game) -> None:
     kind, _, arg = request.form.get("clear", "").partition(":")
     number = limits.whole_number(arg)
     seat: Any = arg if number is None else number
-    if kind not in takeback.KINDS:
-        raise Rejected(i18n._("There is nothing to take back."), "bad_clear")
-    draft = game_service.draft_of(game)
-    before = [] if draft is None else (draft.bids if kind == "bid" else draft.tricks)
-    if kind == "bid":
-        game_service.set_bid(game, seat, None, _version())
-    else:
-        game_service.clear_tricks_from(game, seat, _version())
-    draft = game_service.draft_of(game)
-    after = [] if draft is None else (draft.bids if kind == "bid" else draft.tricks)
-    pairs = enumerate(zip(before, after, strict=True))
-    taken = {s: was for s, (was, now) in pairs if was is not None and now is None}
+    taken = game_service.take_back(game, kind, seat, _version()).values
     if not taken:
         return
-    names = game_service.names_of(game)
+    name = game_service.names_of(game)[seat]
     if kind == "bid":
-        text = i18n._("%(name)s's bid is taken back.", name=names[seat])
-    elif len(taken) == 1:
-        text = i18n._("%(name)s's tricks are taken back.", name=names[seat])
+        text = i18n._("%(name)s's bid is taken back.", name=name)
     else:
-        text = i18n._("The tricks from %(name)s on are taken back.", name=names[seat])
+        text = i18n._("%(name)s's tricks are taken back.", name=name)
     token = takeback.seal(game.public_id, takeback.TakenBack(kind, taken, game.version))
     # Shown once with the answer (or the page a phone without JavaScript goes back to):
     # the note, and the seal its "Undo" sends back.

@@ -14,6 +14,8 @@ from scorekeeper.engine import (
     RuleSet,
     TrumpCall,
     allowed_bids,
+    bid_steps,
+    count_steps,
 )
 
 
@@ -176,7 +178,7 @@ def test_v1_v2_the_keys_agree_with_the_engines_allowed_bids(rule: DealerRule, ca
 
 
 def test_r16_the_count_steps_sent_to_an_offline_page_spell_out_the_forced_counts() -> None:
-    steps = draft(cards=3).count_steps.as_data()
+    steps = count_steps(draft(cards=3)).as_data()
     assert steps["top"] == [3, 2, 1, 0]  # with 0, 1, 2, 3 tricks taken
     # The last count is what is left; every trick taken, the rest took none.
     assert steps["fill"] == {"1 0": 3, "1 1": 2, "1 2": 1, "1 3": 0, "2 3": 0, "3 3": 0}
@@ -192,7 +194,7 @@ def test_r16_the_count_steps_agree_with_the_commands_over_random_rounds(saboteur
         players, cards = rng.randint(3, 6), rng.randint(1, 20)
         d = RoundDraft.empty(rules, 1, cards, rng.randrange(players), (0,) * players)
         d = replace(d, bids=tuple(0 if s in d.bidders else None for s in range(players)))
-        steps = d.count_steps.as_data()
+        steps = count_steps(d).as_data()
         while not d.tricks_in:
             taken = sum(t for t in d.tricks if t is not None)
             seat = rng.choice([s for s, t in enumerate(d.tricks) if t is None])
@@ -209,15 +211,15 @@ def test_r16_the_count_steps_agree_with_the_commands_over_random_rounds(saboteur
 def test_v1_the_bid_steps_sent_to_an_offline_page_spell_out_the_refused_bid() -> None:
     rules = RuleSet(dealer_rule=DealerRule.PLUS_MINUS_ONE)
     # The last bid (1 missing) may not bring 3 cards' bids to 3: with 0 in, not 3; …
-    assert draft(rules).bid_steps.as_data() == {"1": [3, 2, 1, 0]}
+    assert bid_steps(draft(rules)).as_data() == {"1": [3, 2, 1, 0]}
     # V7: the top bid is 2 of 3 cards, so with 0 in the keys refuse nothing more.
     no_full = RuleSet(dealer_rule=DealerRule.PLUS_MINUS_ONE, no_full_bid=True)
-    assert draft(no_full).bid_steps.as_data() == {"1": [None, 2, 1, 0]}
-    assert draft(RuleSet()).bid_steps.as_data() == {}  # no dealer rule
+    assert bid_steps(draft(no_full)).as_data() == {"1": [None, 2, 1, 0]}
+    assert bid_steps(draft(RuleSet())).as_data() == {}  # no dealer rule
     # V3, V4: the last bidder bids blind; the server asks for a change afterwards.
     for bidding in (Bidding.HIDDEN, Bidding.SECRET):
         sealed = RuleSet(dealer_rule=DealerRule.PLUS_MINUS_ONE, bidding=bidding)
-        assert draft(sealed).bid_steps.as_data() == {}
+        assert bid_steps(draft(sealed)).as_data() == {}
 
 
 @pytest.mark.parametrize(
@@ -240,7 +242,7 @@ def test_the_bid_steps_agree_with_the_keypad_over_random_rounds(rules: RuleSet) 
         players, cards = rng.randint(3, 6), rng.randint(1, 20)
         totals = tuple(rng.choice([0, 30, 60]) for _ in range(players))
         d = RoundDraft.empty(rules, rng.randint(2, 10), cards, rng.randrange(players), totals)
-        steps = d.bid_steps.as_data()
+        steps = bid_steps(d).as_data()
         while d.next_bidder is not None:
             missing = sum(d.bids[s] is None for s in d.bidders)
             total = sum(b for b in d.bids if b is not None)

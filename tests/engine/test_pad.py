@@ -10,13 +10,13 @@ from scorekeeper.engine import (
     IllegalBid,
     InvalidRound,
     Plan,
+    RoundDraft,
     RoundEntry,
     RuleSet,
     Scoring,
     Suit,
     TieBreak,
     TrumpCall,
-    check_entry,
     check_trump,
     plan_for,
     round_scores,
@@ -126,6 +126,20 @@ def test_p1_recorded_trump_must_fit_the_round(
 
 
 # -- a round's entry -------------------------------------------------------------------------
+
+
+def check_entry(
+    rules: RuleSet,
+    e: RoundEntry,
+    *,
+    round_number: int,
+    cards: int,
+    dealer: int,
+    totals_before: Any,
+) -> None:
+    """A round entered whole, checked by the round model (P2)."""
+    RoundDraft.of_entry(rules, round_number, cards, dealer, tuple(totals_before), e).check()
+
 
 CHECK = {"round_number": 3, "cards": 3, "dealer": 3, "totals_before": [0, 0, 0, 0]}
 

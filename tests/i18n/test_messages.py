@@ -47,9 +47,7 @@ STANDARD = RuleSet()
 
 def refused_round(entry: RoundEntry, rules: RuleSet = STANDARD, cards: int = 3) -> InvalidRound:
     with pytest.raises(InvalidRound) as caught:
-        engine.check_entry(
-            rules, entry, round_number=3, cards=cards, dealer=0, totals_before=[0, 0, 0]
-        )
+        engine.RoundDraft.of_entry(rules, 3, cards, 0, (0, 0, 0), entry).check()
     return caught.value
 
 

@@ -31,6 +31,7 @@ from scorekeeper.services.games.entry import (
     set_bid,
     set_draft_trump,
     set_tricks,
+    take_back,
 )
 from scorekeeper.services.games.loading import (
     DEFAULT_CIRCLE_MAX_GAMES,
@@ -48,7 +49,12 @@ from scorekeeper.services.games.loading import (
     token_matches,
     version_of,
 )
-from scorekeeper.services.games.rounds import delete_last_round, record_round, update_round
+from scorekeeper.services.games.rounds import (
+    delete_last_round,
+    record_played,
+    record_round,
+    update_round,
+)
 from scorekeeper.services.games.sheets import (
     draft_of,
     entries_of,
@@ -56,7 +62,7 @@ from scorekeeper.services.games.sheets import (
     rules_of,
     sheet_of,
 )
-from scorekeeper.services.games.undo import last_count_tap, put_back, reopen_round, reopenable
+from scorekeeper.services.games.undo import put_back, reopen_round, reopenable, with_moves
 from scorekeeper.services.games.writing import parse_trump
 
 __all__ = [
@@ -73,7 +79,6 @@ __all__ = [
     "entries_of",
     "get_game",
     "is_deleted",
-    "last_count_tap",
     "last_rules",
     "list_games",
     "mark_next_game",
@@ -84,6 +89,7 @@ __all__ = [
     "parse_trump",
     "play_again",
     "put_back",
+    "record_played",
     "record_round",
     "reopen_round",
     "reopenable",
@@ -97,6 +103,8 @@ __all__ = [
     "sheet_of",
     "token_hash",
     "token_matches",
+    "take_back",
     "update_round",
     "version_of",
+    "with_moves",
 ]

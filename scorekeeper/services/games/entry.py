@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 
 from scorekeeper import engine
 from scorekeeper.engine import RuleError
@@ -17,8 +16,6 @@ from scorekeeper.services.errors import Rejected
 from scorekeeper.services.games.sheets import draft_of, names_of
 from scorekeeper.services.games.writing import (
     as_text,
-    check_round,
-    default_trump,
     describe_entry,
     expect_version,
     finish,
@@ -51,26 +48,55 @@ def set_bid(game: Game, seat: int, bid: int | None, version: int | None = None) 
     :raises Rejected: out of order, after the tricks have started, or a forbidden bid.
     """
     expect_version(game, version)
-    draft = open_draft(game)
     with pad_rules(game):
-        draft = draft.bid(seat, bid)
-    entry = draft.entry()
-    check_round(game, draft.number, entry)
-    store_round(game, draft.number, entry, complete=False)
+        draft = open_draft(game).bid(seat, bid)
+    _bid_stored(game, draft, seat, bid)
+
+
+def _bid_stored(game: Game, draft: engine.RoundDraft, seat: int, bid: int | None) -> None:
+    store_round(game, draft.number, draft.entry(), complete=False)
     facts = {"number": draft.number, "name": names_of(game)[seat]}
     message = "bid_cleared" if bid is None else "bid_entered"
     finish(game, changelog.line("bid", message, facts, round_number=draft.number))
 
 
+def take_back(game: Game, kind: str, seat: int, version: int | None = None) -> engine.Taken:
+    """Take back one player's entry in the open round: their bid (``kind`` "bid") or
+    their trick count ("tricks"), alone (:meth:`engine.RoundDraft.take_back`). Returns
+    what was taken, for :func:`put_back`.
+
+    :raises Rejected: for another kind, a seat not at the table, a bid once the counts
+        have started, or when the game is over.
+    """
+    expect_version(game, version)
+    draft = open_draft(game)
+    with pad_rules(game):
+        after, taken = draft.take_back(kind, seat)
+    if kind == "bid":
+        _bid_stored(game, after, seat, None)
+    elif after != draft:
+        _count_cleared(game, after, seat)
+    return taken
+
+
 def set_draft_trump(game: Game, trump: object, version: int | None = None) -> None:
     """Record the open round's trump. :raises Rejected: for a trump that doesn't fit (P1)."""
     expect_version(game, version)
-    draft = open_draft(game).with_trump(parse_trump(trump))
+    finish(game, *trump_line(game, parse_trump(trump)))
+
+
+def trump_line(game: Game, trump: engine.TrumpCall | None) -> list[Change]:
+    """Store ``trump`` as the open round's (checked by the round model: P1); the change
+    log's line for it.
+
+    :raises Rejected: for a trump that doesn't fit.
+    """
+    with pad_rules(game):
+        draft = open_draft(game).with_trump(trump)
     entry = draft.entry()
-    check_round(game, draft.number, entry)
     store_round(game, draft.number, entry, complete=False, tricks_draft=draft.tricks)
     facts = {"number": draft.number, "trump": as_text(entry.trump)}
-    finish(game, changelog.line("trump", "trump_set", facts, round_number=draft.number))
+    return [changelog.line("trump", "trump_set", facts, round_number=draft.number)]
 
 
 def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = None) -> int | None:
@@ -83,15 +109,34 @@ def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = 
     """
     expect_version(game, version)
     with pad_rules(game):
-        draft, filled = open_draft(game).record_tricks(seat, tricks)
+        draft, _filled = open_draft(game).record_tricks(seat, tricks)
     line = changelog.line(
         "tricks",
         "tricks_entered",
         {"number": draft.number, "name": names_of(game)[seat]},
         round_number=draft.number,
-        data={"seat": seat, "filled": filled},
+        data=tap_data(draft),
     )
     return counts_entered(game, draft, line)
+
+
+def tap_data(draft: engine.RoundDraft) -> dict[str, object]:
+    """The count just entered (the draft's last move) as the change log keeps it: the
+    seat tapped and the seats filled in with it, for :func:`tap_of` to read back."""
+    move = draft.last_count
+    assert move is not None
+    return {"seat": move.seat, "filled": list(move.filled)}
+
+
+def tap_of(data: object) -> engine.Move | None:
+    """A count tap read back from the change log (:func:`tap_data`), or ``None``."""
+    if not isinstance(data, dict) or not isinstance(data.get("filled"), list):
+        return None
+    seat = data.get("seat")
+    if seat is not None and not isinstance(seat, int):
+        return None
+    filled = tuple(s for s in data["filled"] if isinstance(s, int))
+    return engine.Move("tricks", seat, filled)
 
 
 def rest_as_bid(game: Game, version: int | None = None) -> int:
@@ -103,13 +148,13 @@ def rest_as_bid(game: Game, version: int | None = None) -> int:
     """
     expect_version(game, version)
     with pad_rules(game):
-        draft, filled = open_draft(game).rest_made_their_bids()
+        draft, _filled = open_draft(game).rest_made_their_bids()
     line = changelog.line(
         "tricks",
         "rest_made_their_bids",
         {"number": draft.number},
         round_number=draft.number,
-        data={"seat": None, "filled": filled},
+        data=tap_data(draft),
     )
     scored = counts_entered(game, draft, line)
     assert scored is not None
@@ -118,8 +163,8 @@ def rest_as_bid(game: Game, version: int | None = None) -> int:
 
 def counts_entered(game: Game, draft: engine.RoundDraft, line: Change) -> int | None:
     """Store the open round's trick counts; once every one is in, score the round.
-    ``tap`` (the seat tapped, the seats filled in by themselves) goes into the change
-    log, where :func:`reopen_round` finds what to take back."""
+    ``line`` (with the tap: :func:`tap_data`) goes into the change log, where
+    :func:`reopen_round` finds what to take back."""
     if not draft.tricks_in:
         store_round(game, draft.number, draft.entry(), complete=False, tricks_draft=draft.tricks)
         finish(game, line)
@@ -140,9 +185,12 @@ def clear_tricks_from(game: Game, seat: int, version: int | None = None) -> None
     draft = open_draft(game)
     with pad_rules(game):
         cleared = draft.clear_tricks(seat)
-    if cleared == draft:
-        return
-    store_round(game, draft.number, draft.entry(), complete=False, tricks_draft=cleared.tricks)
+    if cleared != draft:
+        _count_cleared(game, cleared, seat)
+
+
+def _count_cleared(game: Game, draft: engine.RoundDraft, seat: int) -> None:
+    store_round(game, draft.number, draft.entry(), complete=False, tricks_draft=draft.tricks)
     facts = {"number": draft.number, "name": names_of(game)[seat]}
     finish(game, changelog.line("tricks", "tricks_cleared", facts, round_number=draft.number))
 
@@ -158,11 +206,11 @@ def confirm_round(game: Game, version: int | None = None) -> int:
 
 
 def score_open_round(game: Game, draft: engine.RoundDraft) -> int:
+    """Score the open round: the round model checks it whole (the totals before it may
+    have changed since its bids were made: P2) and gives the entry to store."""
+    names = names_of(game)
     with pad_rules(game):
-        entry = draft.confirm()
-    if entry.trump is None:
-        entry = replace(entry, trump=default_trump(game, draft.number))
-    check_round(game, draft.number, entry)
+        entry = draft.confirm(names)
     store_round(game, draft.number, entry, complete=True)
     finish(
         game,

@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from scorekeeper.engine import RoundEntry
+from scorekeeper.engine import RoundEntry, TrumpCall
 from scorekeeper.i18n import _
-from scorekeeper.models import Game
+from scorekeeper.models import Change, Game, Round
 from scorekeeper.services import changelog
 from scorekeeper.services.errors import NotFound, Rejected
+from scorekeeper.services.games.entry import trump_line
 from scorekeeper.services.games.sheets import draft_of, entry_of, names_of, sheet_of
 from scorekeeper.services.games.writing import (
     as_text,
@@ -81,19 +82,21 @@ def record_round(
         parse_trump(trump) if trump is not None else default_trump(game, draft.number),
     )
     check_round(game, draft.number, entry)
-    store_round(game, draft.number, entry, complete=entry.tricks is not None)
-    # A round without tricks keeps its bids out of the log: they may be secret (V4).
-    finish(
-        game,
-        changelog.line(
-            "round_added",
-            "round_recorded",
-            {"number": draft.number},
-            round_number=draft.number,
-            data=describe_entry(names_of(game), entry) if entry.tricks is not None else None,
-        ),
-    )
+    finish(game, _added(game, draft.number, entry))
     return draft.number
+
+
+def _added(game: Game, number: int, entry: RoundEntry) -> Change:
+    """Store ``entry`` as the next round; the change log's line for it."""
+    store_round(game, number, entry, complete=entry.tricks is not None)
+    # A round without tricks keeps its bids out of the log: they may be secret (V4).
+    return changelog.line(
+        "round_added",
+        "round_recorded",
+        {"number": number},
+        round_number=number,
+        data=describe_entry(names_of(game), entry) if entry.tricks is not None else None,
+    )
 
 
 def update_round(
@@ -143,27 +146,55 @@ def update_round(
             "round_adjusted",
         )
     check_round(game, number, entry)
-    store_round(game, number, entry, complete=entry.tricks is not None)
+    finish(game, _corrected(game, rnd, old, entry))
+
+
+def _corrected(game: Game, rnd: Round, old: RoundEntry, entry: RoundEntry) -> Change:
+    """Store ``entry`` over round ``rnd`` (``old`` as it was); the change log's line."""
+    number = rnd.number
     was_open = not rnd.complete and old.tricks is None
+    store_round(game, number, entry, complete=entry.tricks is not None)
     # A bid still hidden (V3) or secret (V4) stays out of the log, summary and data alike.
     show = bids_shown(game, rnd.dealer, entry)
     parts = _corrections(names_of(game), old, entry, show_bids=show)
     action = "round_completed" if was_open and entry.tricks is not None else "round_corrected"
-    finish(
-        game,
-        changelog.line(
-            action,
-            "round_corrected",
-            {"number": number, "parts": parts},
-            round_number=number,
-            data={
-                "before": describe_entry(names_of(game), old),
-                "after": describe_entry(names_of(game), entry),
-            }
-            if show
-            else None,
-        ),
+    return changelog.line(
+        action,
+        "round_corrected",
+        {"number": number, "parts": parts},
+        round_number=number,
+        data={
+            "before": describe_entry(names_of(game), old),
+            "after": describe_entry(names_of(game), entry),
+        }
+        if show
+        else None,
     )
+
+
+def record_played(
+    game: Game,
+    played: Sequence[tuple[int, RoundEntry]],
+    trump: tuple[int, TrumpCall] | None = None,
+) -> None:
+    """Rounds a digital table played, into its pad, and (``trump``: its number and
+    trump) the trump of the round it plays now, public at the table (R7, R8). The
+    engine's round model checked every bid as it was made and the tricks come from the
+    play, so each round is stored and logged as :func:`record_round` (or, its trump
+    already shown, :func:`update_round`) would, without a second check, and the pad is
+    added up once for them all."""
+    changes = []
+    for number, entry in played:
+        rnd = round_row(game, number)
+        if rnd is None:
+            changes.append(_added(game, number, entry))
+        else:
+            changes.append(_corrected(game, rnd, entry_of(rnd), entry))
+    draft = draft_of(game) if trump is not None else None
+    if trump is not None and draft is not None and draft.number == trump[0]:
+        changes.extend(trump_line(game, trump[1]))
+    if changes:
+        finish(game, *changes)
 
 
 def _corrections(

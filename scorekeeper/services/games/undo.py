@@ -1,5 +1,6 @@
 """Undo on the score pad: put back what a take-back took, reopen the round the last tap
-scored.
+scored. The round model (:class:`engine.RoundDraft`) says what each step takes back and
+puts back; this module reads its moves from the change log and stores the result.
 """
 
 from __future__ import annotations
@@ -8,17 +9,18 @@ from dataclasses import replace
 
 from sqlalchemy import select
 
+from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _
 from scorekeeper.models import Change, Game
 from scorekeeper.services import changelog
 from scorekeeper.services.errors import Rejected
-from scorekeeper.services.games.entry import counts_entered, open_draft
-from scorekeeper.services.games.sheets import names_of
+from scorekeeper.services.games.entry import counts_entered, open_draft, pad_rules, tap_data, tap_of
+from scorekeeper.services.games.sheets import entry_of, names_of
 from scorekeeper.services.games.writing import (
-    check_round,
     expect_version,
     finish,
+    round_draft,
     round_row,
     store_round,
 )
@@ -28,47 +30,34 @@ def put_back(
     game: Game, kind: str, values: dict[int, int], version: int | None = None
 ) -> int | None:
     """Undo a take-back in the open round: put ``values`` (seat → bid, or seat → trick
-    count for ``kind`` "tricks") back where they were taken from, checked again. Returns
-    the number of the round when that scored it (every count in again).
+    count for ``kind`` "tricks") back where they were taken from, checked again
+    (:meth:`engine.RoundDraft.put_back`). Returns the number of the round when that
+    scored it (every count in again).
 
     :raises Conflict: when the game changed since they were taken back.
     :raises Rejected: when there is nothing to put back there.
     """
     expect_version(game, version)
-    draft = open_draft(game)
-    n = game.player_count
-    names = names_of(game)
-    current = draft.bids if kind == "bid" else draft.tricks
-    if kind not in ("bid", "tricks") or not values:
-        raise Rejected(_("There is nothing to put back."), "nothing_to_put_back")
-    if any(not 0 <= seat < n or current[seat] is not None for seat in values):
-        raise Rejected(_("There is nothing to put back."), "nothing_to_put_back")
-    restored = tuple(values.get(seat, value) for seat, value in enumerate(current))
-    first = names[min(values, key=draft.order.index)]
+    with pad_rules(game):
+        draft = open_draft(game).put_back(engine.Taken(kind, values))
+    move = draft.moves[-1]
+    assert move.seat is not None
+    name = names_of(game)[min(values, key=draft.order.index)]
+    facts = {"number": draft.number, "name": name}
     if kind == "bid":
-        draft = replace(draft, bids=restored)
-        check_round(game, draft.number, draft.entry())
         store_round(game, draft.number, draft.entry(), complete=False, tricks_draft=draft.tricks)
-        facts = {"number": draft.number, "name": first}
         finish(game, changelog.line(kind, "bid_entered", facts, round_number=draft.number))
         return None
     # Every count back in: the round is scored, as when the last one is tapped.
-    tap = {"seat": min(values), "filled": sorted(values)[1:]}
     line = changelog.line(
-        "tricks",
-        "tricks_entered",
-        {"number": draft.number, "name": first},
-        round_number=draft.number,
-        data=tap,
+        "tricks", "tricks_entered", facts, round_number=draft.number, data=tap_data(draft)
     )
-    return counts_entered(game, replace(draft, tricks=restored), line)
+    return counts_entered(game, draft, line)
 
 
-def last_count_tap(game: Game, number: int) -> tuple[int | None, list[int]] | None:
-    """The trick count just entered in round ``number`` as the change log has it: the
-    seat tapped (``None`` for "the rest made their bids") and the seats that filled
-    themselves in with it; ``None`` when the log doesn't say, or when anything else
-    changed in the game since."""
+def with_moves(game: Game, draft: engine.RoundDraft) -> engine.RoundDraft:
+    """``draft`` with the moves the change log keeps of its round: the trick count
+    entered last, when nothing else changed in the game since (one query)."""
     query = (
         select(Change.action, Change.data, Change.round_number)
         .where(Change.game_id == game.id)
@@ -76,51 +65,56 @@ def last_count_tap(game: Game, number: int) -> tuple[int | None, list[int]] | No
         .limit(2)
     )
     for action, data, round_number in db.session.execute(query):
-        if round_number != number:
-            return None
+        if round_number != draft.number:
+            break
         if action == "round_completed":
             continue  # scored by that tap: the tap comes just before
-        if action != "tricks" or not isinstance(data, dict) or "filled" not in data:
-            return None
-        seat, filled = data.get("seat"), data.get("filled")
-        if (seat is not None and not isinstance(seat, int)) or not isinstance(filled, list):
-            return None
-        return seat, [s for s in filled if isinstance(s, int)]
-    return None
+        move = tap_of(data) if action == "tricks" else None
+        return draft if move is None else replace(draft, moves=(move,))
+    return draft
+
+
+def _last_scored(game: Game) -> engine.RoundDraft | None:
+    """The last round when it is scored and nothing of the next is entered, as the round
+    model with its moves."""
+    if not game.rounds or any(not r.complete for r in game.rounds):
+        return None
+    rnd = game.rounds[-1]
+    return with_moves(game, round_draft(game, rnd.number, entry_of(rnd)))
 
 
 def reopenable(game: Game) -> int | None:
-    """The round "Undo" may reopen: the last one scored, when its last trick count was
-    entered on the pad (the change log says which) and nothing of the next is."""
-    scored = [r for r in game.rounds if r.complete]
-    if not scored or len(scored) != len(game.rounds):
-        return None
-    number = scored[-1].number
-    return number if last_count_tap(game, number) is not None else None
+    """The round "Undo" may reopen: the last one scored, when the round model knows the
+    count tap that scored it (:attr:`engine.RoundDraft.reopen_seats`)."""
+    draft = _last_scored(game)
+    return None if draft is None or draft.reopen_seats is None else draft.number
 
 
 def reopen_round(game: Game, number: object, version: int | None = None) -> None:
     """Undo the tap that scored round ``number``: the round is open again with that tap's
-    count (and the counts that filled themselves in with it) taken back.
+    count (and the counts that filled themselves in with it) taken back
+    (:meth:`engine.RoundDraft.reopen`).
 
     :raises Conflict: when the game changed since.
     :raises Rejected: when that round can't be reopened any more.
     """
     expect_version(game, version)
-    if isinstance(number, bool) or not isinstance(number, int) or number != reopenable(game):
+    draft = _last_scored(game)
+    if isinstance(number, bool) or draft is None or number != draft.number:
         raise Rejected(
             _("That round can't be reopened any more: correct it on the pad instead."),
             "cannot_reopen",
         )
-    tap = last_count_tap(game, number)
-    rnd = round_row(game, number)
-    assert tap is not None and rnd is not None
-    seat, filled = tap
-    back = set(filled) | ({seat} if seat is not None else set())
+    with pad_rules(game):
+        reopened = draft.reopen()
+    rnd = round_row(game, reopened.number)
+    assert rnd is not None
     for result in rnd.results:
-        if result.seat in back:
-            result.tricks = None
+        result.tricks = reopened.tricks[result.seat]
     rnd.complete = False
     finish(
-        game, changelog.line("reopened", "round_reopened", {"number": number}, round_number=number)
+        game,
+        changelog.line(
+            "reopened", "round_reopened", {"number": reopened.number}, round_number=number
+        ),
     )

@@ -25,19 +25,27 @@ def rejected(exc: RuleError | ValueError) -> Rejected:
     return Rejected(rule_message(exc), code)
 
 
-def check_round(game: Game, number: int, entry: RoundEntry) -> None:
-    """Check a round under the rule set with the totals before it as they now stand (P2)."""
+def round_draft(
+    game: Game, number: int, entry: RoundEntry, moves: tuple[engine.Move, ...] = ()
+) -> engine.RoundDraft:
+    """Round ``number`` of ``game`` holding ``entry`` as the engine's round model, with
+    the totals before it as they now stand (P2)."""
     sheet = sheet_of(game)
+    return engine.RoundDraft.of_entry(
+        rules_of(game),
+        number,
+        sheet.plan[number - 1],
+        sheet.dealer(number),
+        sheet.totals_before(number),
+        entry,
+        moves,
+    )
+
+
+def check_round(game: Game, number: int, entry: RoundEntry) -> None:
+    """Check a round entered whole (a correction, the API) with the round model (P2)."""
     try:
-        engine.check_entry(
-            rules_of(game),
-            entry,
-            round_number=number,
-            cards=sheet.plan[number - 1],
-            dealer=sheet.dealer(number),
-            totals_before=sheet.totals_before(number),
-            names=names_of(game),
-        )
+        round_draft(game, number, entry).check(names_of(game))
     except ValueError as exc:
         raise rejected(exc) from None
 
@@ -87,7 +95,7 @@ def store_round(
     return rnd
 
 
-def finish(game: Game, change: Change) -> None:
+def finish(game: Game, *changes: Change) -> None:
     """Recompute scores and totals of every round from the engine, log, flush.
 
     A concurrent change by another scorer shows as a stale version (or, for a new round,
@@ -107,8 +115,9 @@ def finish(game: Game, change: Change) -> None:
         stats.summarise(game, sheet)
         game.updated_at = utcnow()
         # Added to the log without reading it (a tap's statements count).
-        change.game = game
-        db.session.add(change)
+        for change in changes:
+            change.game = game
+            db.session.add(change)
         db.session.flush()
     except (StaleDataError, IntegrityError):
         raise Conflict(
@@ -148,11 +157,16 @@ def default_trump(game: Game, number: int) -> TrumpCall | None:
 
 
 def bids_shown(game: Game, dealer: int, entry: RoundEntry) -> bool:
-    """Whether the bids of ``entry`` may be seen: always once the tricks are in; before
-    that with open bids, or hidden bids (V3) once every bid is in; never secret ones (V4)."""
-    rules = rules_of(game)
-    bidders = engine.bidders(rules, dealer, game.player_count)
-    return engine.bids_seen(rules, entry.bids, bidders, played=entry.tricks is not None)
+    """Whether the change log may show the bids of ``entry`` (:data:`engine.EXPORT`
+    sees no sealed bid: V3, V4)."""
+    seen = engine.seen_bids(
+        rules_of(game),
+        entry.bids,
+        dealer=dealer,
+        played=entry.tricks is not None,
+        viewer=engine.EXPORT,
+    )
+    return not seen.sealed
 
 
 def as_text(value: object) -> str:

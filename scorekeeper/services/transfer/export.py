@@ -43,12 +43,12 @@ def _stamp(value: datetime | None) -> str | None:
 
 
 def _masked(rules: RuleSet, dealer: int, bids: Sequence[int | None], complete: bool) -> bool:
-    """V3/V4: a round's bids are left out of an export until they may be seen by all,
-    as on the pad (engine.bids_seen)."""
+    """V3/V4: a round's bids are left out of an export while the round model seals any
+    of them from an export (engine.EXPORT)."""
     if not bids:
         return False
-    bidders = engine.bidders(rules, dealer, len(bids))
-    return not engine.bids_seen(rules, bids, bidders, played=complete)
+    seen = engine.seen_bids(rules, bids, dealer=dealer, played=complete, viewer=engine.EXPORT)
+    return seen.sealed
 
 
 Lines = Sequence[tuple[int | None, int | None, int | None, int | None]]  # bid, tricks, score, total

@@ -285,14 +285,8 @@ def _check_round(
         tuple(engine.Adjustment(a["seat"], a["points"], a["reason"]) for a in adjustments),
     )
     try:
-        engine.check_entry(
-            rules,
-            entry,
-            round_number=number,
-            cards=cards,
-            dealer=dealer,
-            totals_before=totals_before,
-            names=names,
+        engine.RoundDraft.of_entry(rules, number, cards, dealer, tuple(totals_before), entry).check(
+            names
         )
     except engine.IllegalBid as exc:
         # P2: a later round stays as played after a correction before it, even if the

@@ -1,0 +1,54 @@
+"""Each round a digital table plays goes into its pad once: checked bid by bid by the
+engine's round model as it was played, stored and added up in one write with the next
+round's trump, never checked or scored a second time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from sqlalchemy import select
+
+from scorekeeper.engine import Bidding, DealerRule, RuleSet
+from scorekeeper.extensions import db
+from scorekeeper.models import Change
+from scorekeeper.services import digital as service
+from scorekeeper.services.games import rounds, writing
+from tests.digital.support import Table
+
+
+def test_v1_v3_a_played_round_is_recorded_once_with_the_next_trump(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """V1 and V3: the bids the round model took are stored as played, not checked again;
+    the round and the next round's trump go in with one write."""
+
+    def no_second_check(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a played round was checked a second time")
+
+    writes: list[list[str]] = []
+    finish = writing.finish
+
+    def counted(game: Any, *changes: Change) -> None:
+        writes.append([c.action for c in changes])
+        finish(game, *changes)
+
+    monkeypatch.setattr(rounds, "check_round", no_second_check)
+    monkeypatch.setattr(rounds, "finish", counted)
+    rules = RuleSet(dealer_rule=DealerRule.PLUS_MINUS_ONE, bidding=Bidding.HIDDEN)
+    table = Table.create(app, rules, ["person", "bot", "bot"])
+    game = table.play_rounds(rounds=2)
+    assert len(game.history) >= 2
+    # One write per move that finished rounds: each round and the trump after it.
+    assert ["round_added", "trump"] in writes or ["round_completed", "trump"] in writes
+    assert all(w.count("trump") <= 1 for w in writes)
+    with app.app_context():
+        pad = service.get_table(table.public_id).game
+        recorded = {r.number: [res.bid for res in r.results] for r in pad.rounds if r.complete}
+        for number, entry in enumerate(game.history[:2], start=1):
+            assert recorded[number] == list(entry.bids)
+        lines = db.session.scalars(
+            select(Change.action).where(Change.game_id == pad.id, Change.round_number == 1)
+        ).all()
+        assert sum(a in ("round_added", "round_completed") for a in lines) == 1
