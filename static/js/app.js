@@ -189,7 +189,6 @@
   var timer = null;
   var token = null;
   var tokenAt = 0;
-  var drawnTotals = null;  // the totals this phone worked out, to compare with the server's
 
   function load(name, empty) {
     try { return JSON.parse(localStorage.getItem(name) || "null") || empty; } catch (e) { return empty; }
@@ -282,17 +281,6 @@
     if (!capturing) { capturing = true; setTimeout(capture, 0); }
   }
 
-  function refuseHere(elt, text) {
-    var form = elt && elt.closest("form");
-    document.querySelectorAll(".offline-refused").forEach(function (el) { el.remove(); });
-    var alert = document.createElement("p");
-    alert.className = "alert offline-refused";
-    alert.setAttribute("role", "alert");
-    alert.textContent = text;
-    if (form && form.parentNode) form.parentNode.insertBefore(alert, form);
-    else if (banner) banner.before(alert);
-  }
-
   function enqueue(config, sent) {
     var params = new URLSearchParams(bodyOf(config.formData));
     var item = {
@@ -320,13 +308,13 @@
 
   var api = {
     net: net,
+    banner: banner,
     hooks: hooks,
     queue: function () { return queue; },
     plan: function () { return plan; },
     shown: function () { return load(SHOWN, null); },
     versionOf: versionOf,
     show: show,
-    drew: function (totals) { drawnTotals = totals; },
     // Undo of the last entry, while it has not gone out: it leaves the queue.
     takeBack: function () {
       var last = queue[queue.length - 1];
@@ -363,16 +351,17 @@
     return loading;
   }
 
-  function drawing(item, older) {
-    if (drawer) { drawer.redraw(item); return; }
+  function withDrawer(use) {
+    if (drawer) { use(drawer); return; }
     var loaded = loadOffline();
-    if (loaded) {
-      loaded.then(function (ready) {
-        if (!ready) return;
-        if (older) ready.catchUp();
-        ready.redraw(null);
-      });
-    }
+    if (loaded) loaded.then(function (ready) { if (ready) use(ready); });
+  }
+
+  function drawing(item, older) {
+    withDrawer(function (ready) {
+      if (older) ready.catchUp();
+      ready.redraw(item);
+    });
   }
 
   // -- sending ----------------------------------------------------------------------------
@@ -387,17 +376,11 @@
   }
 
   // The server's truth: the entry panel, and with it (out of band) the pad, the standings
-  // and the change log. Said so when its totals are not the ones this phone worked out.
+  // and the change log (offline.js says so if its totals are not the ones it drew).
   function refreshPanel() {
-    var mine = drawnTotals;
-    drawnTotals = null;
+    var refused = saveState === "refused";
     return htmx.ajax("GET", net.dataset.panel, { target: "#entry", swap: "outerHTML" }).then(function () {
-      var entry = document.getElementById("entry");
-      var theirs = entry && entry.dataset.totals;
-      if (mine && plan && theirs && theirs !== JSON.stringify(mine) && banner && saveState !== "refused") {
-        banner.hidden = false;
-        banner.textContent = plan.texts.differs;
-      }
+      if (drawer) drawer.compare(!refused);
     });
   }
 
@@ -476,7 +459,6 @@
       // were made on top of it, so they go too; the page shows why and what is stored.
       queue = [];
       saveState = "refused";
-      drawnTotals = null;
       var alert = new DOMParser().parseFromString(html, "text/html").querySelector(".alert");
       if (banner) {
         banner.hidden = false;
@@ -510,7 +492,7 @@
       // draw (a correction, a take-back) would be sent on top of a round it doesn't show.
       event.preventDefault();
       var kind = kindOf(config.elt, new URLSearchParams(bodyOf(config.formData)));
-      if (kind === "other") refuseHere(config.elt, plan ? plan.texts.online_only : net.dataset.offline);
+      if (kind === "other") withDrawer(function (ready) { ready.refuse(config.elt); });
       else enqueue(config, false);
     } else {
       saveState = "saving";

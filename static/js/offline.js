@@ -13,6 +13,20 @@ window.scorekeeperOffline = function (api) {
   var queue = api.queue();
   var plan = api.plan();
   var texts = (plan && plan.texts) || {};
+  var drawn = null;  // the totals this phone worked out, to compare with the server's
+
+  // The queue and the game's data as app.js has them now (the data may come later).
+  function fresh() {
+    queue = api.queue();
+    plan = api.plan();
+    texts = (plan && plan.texts) || {};
+  }
+
+  // Rounds drawn here stand apart on the pad until the server has them.
+  var style = document.createElement("style");
+  style.textContent = "#pad tr.unsaved td.total{font-style:italic;text-decoration:underline dashed var(--danger)}" +
+    "#standings.unsaved{opacity:.55}.offline-refused{margin:.25rem 0}";
+  document.head.appendChild(style);
 
   function escapeHtml(text) {
     return String(text).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
@@ -231,7 +245,7 @@ window.scorekeeperOffline = function (api) {
       padRow.classList.add("done", "unsaved");
       padRow.removeAttribute("aria-current");
     }
-    api.drew(totals);
+    drawn = totals;
     var standings = document.getElementById("standings");
     if (standings) standings.classList.add("unsaved");  // the server works them out again
     var next = roundOf(number + 1);
@@ -446,9 +460,7 @@ window.scorekeeperOffline = function (api) {
   }
 
   function redraw(added) {
-    queue = api.queue();
-    plan = api.plan();
-    texts = (plan && plan.texts) || {};
+    fresh();
     var shown = base();
     if (shown) {
       restore(shown);
@@ -469,9 +481,37 @@ window.scorekeeperOffline = function (api) {
     if (key) key.focus({ preventScroll: true });
   });
 
+  // What can't be drawn (a correction, a take-back) would go out on top of a round the
+  // page doesn't show: refused while offline, next to the button.
+  function refuse(elt) {
+    fresh();
+    var form = elt && elt.closest("form");
+    document.querySelectorAll(".offline-refused").forEach(function (el) { el.remove(); });
+    var alert = document.createElement("p");
+    alert.className = "alert offline-refused";
+    alert.setAttribute("role", "alert");
+    alert.textContent = texts.online_only || net.dataset.offline;
+    if (form && form.parentNode) form.parentNode.insertBefore(alert, form);
+    else if (api.banner) api.banner.before(alert);
+  }
+
+  // Once everything is sent: the server's totals against the ones drawn here.
+  function compare(check) {
+    fresh();
+    var entry = document.getElementById("entry");
+    var theirs = entry && entry.dataset.totals;
+    if (check && drawn && theirs && theirs !== JSON.stringify(drawn) && api.banner) {
+      api.banner.hidden = false;
+      api.banner.textContent = texts.differs;
+    }
+    drawn = null;
+  }
+
   return {
     redraw: redraw,
-    undoLine: function () { queue = api.queue(); offlineUndo(); },
+    refuse: refuse,
+    compare: compare,
+    undoLine: function () { fresh(); offlineUndo(); },
     // A page older than what the server last showed (the worker's copy): brought up to it.
     catchUp: function () {
       var shown = api.shown();

@@ -203,3 +203,28 @@ def test_a_game_changed_elsewhere_meanwhile_shows_the_servers_truth_and_says_so(
     expect(page.locator("#round-3 td.total").last).to_contain_text(str(totals[3]))
     assert totals_on_screen(page, 3) == totals
     assert NAMES[1] in seat_rows(page) and errors == []
+
+
+def test_what_the_page_cant_draw_is_refused_offline_where_it_was_tapped(
+    page: Page, context: BrowserContext, app: Flask, live_server: str
+) -> None:
+    """Taking back a bid the server holds can't be drawn offline: the page says so next to
+    it, queues nothing, and the bid stays; a queued bid's own Undo works instead."""
+    errors = errors_of(page)
+    public_id, link = new_game(app)
+    open_pad(page, live_server + link)
+    key(page, 0)  # Ben, online
+    expect(page.locator("#net")).to_contain_text("Saved ✓")
+    context.set_offline(True)
+    expect(page.locator("#net")).to_contain_text("Offline")
+    expect(page.locator("#entry .undo-line")).to_be_hidden()  # the server's Undo needs it
+    row(page, "Ben").locator("button[name=clear]").click()
+    expect(page.locator(".offline-refused")).to_have_text(
+        "Not while offline: this can be done once the connection is back."
+    )
+    expect(page.locator("#net")).not_to_contain_text("not saved yet")
+    expect(row(page, "Ben").locator("td").nth(0)).to_have_text("0")
+    context.set_offline(False)
+    expect(page.locator("#net")).not_to_contain_text("Offline")
+    expect(page.locator("#entry .undo-line")).to_be_visible()
+    assert server(app, public_id)[1] == [[None, 0, None, None]] and errors == []
