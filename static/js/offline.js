@@ -3,8 +3,8 @@
 // after round, from the rest of the game as the engine's data (the game's plan.json:
 // dealers, cards, bid limits, the counts' steps, the score of every bid and count). It
 // knows no rule of its own: it looks them up. Loaded by app.js when an entry waits, or
-// ahead of need after the first tap that reached the server; the service worker keeps it
-// for a page opened without a connection.
+// ahead of need once the page has settled or a tap reached the server; the service
+// worker keeps it for a page opened without a connection.
 window.scorekeeperOffline = function (api) {
   "use strict";
 
@@ -36,11 +36,12 @@ window.scorekeeperOffline = function (api) {
     PARTS.forEach(function (id) {
       var el = document.getElementById(id);
       if (!el || !shown[id]) return;
-      var fresh = new DOMParser().parseFromString(shown[id], "text/html").getElementById(id);
-      if (!fresh) return;
-      fresh.querySelectorAll(".htmx-request").forEach(function (busy) { busy.classList.remove("htmx-request"); });
-      el.replaceWith(fresh);
-      htmx.process(fresh);
+      var kept = new DOMParser().parseFromString(shown[id], "text/html").getElementById(id);
+      if (!kept) return;
+      kept.classList.remove("htmx-request");
+      kept.querySelectorAll(".htmx-request").forEach(function (busy) { busy.classList.remove("htmx-request"); });
+      el.replaceWith(kept);
+      htmx.process(kept);
     });
   }
 
@@ -348,6 +349,8 @@ window.scorekeeperOffline = function (api) {
     var entry = document.getElementById("entry");
     var form = entry && entry.querySelector("form.taps");
     item.round = entry && entry.dataset.round;
+    // An entry queued before entries had kinds: a bid or a count by its fields.
+    if (!item.kind) item.kind = params.has("bid") ? "bid" : params.has("tricks") ? "tricks" : "other";
     if (item.kind === "trump" || item.kind === "other" || !form) return;
     var rows = rowsOf(entry);
     var steps = form.dataset.counts ? JSON.parse(form.dataset.counts) : null;
@@ -470,6 +473,12 @@ window.scorekeeperOffline = function (api) {
     }
     offlineUndo();
     api.show();
+    // The tapped key was drawn anew: someone entering with a keyboard goes on at the next.
+    var focused = document.activeElement;
+    if (added && (!focused || focused === document.body)) {
+      var next = document.querySelector("#entry form.taps .key:not([disabled])");
+      if (next) next.focus({ preventScroll: true });
+    }
   }
 
   document.addEventListener("click", function (event) {
