@@ -3,8 +3,10 @@
 The public names below are the engine's stable API; the app and outside checks use them.
 """
 
+from .ahead import GameAhead, RoundAhead, game_ahead
 from .bids import (
     BidLimits,
+    DealerRuleHolds,
     allowed_bids,
     bid_limits,
     bidders,
@@ -12,6 +14,7 @@ from .bids import (
     check_bid,
     check_bids,
     dealer_rule_applies,
+    dealer_rule_holds,
     max_bid,
 )
 from .cards import (
@@ -100,6 +103,11 @@ from .tricks import (
 )
 
 __all__ = [
+    "DealerRuleHolds",
+    "GameAhead",
+    "RoundAhead",
+    "dealer_rule_holds",
+    "game_ahead",
     "BidSteps",
     "CountSteps",
     "EXPORT",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 from .errors import IllegalBid
 from .plan import bidding_order
@@ -38,6 +39,25 @@ def bids_seen(
     return False
 
 
+class DealerRuleHolds(Enum):
+    """When the dealer rule holds in a round, before the totals are known (V1, V2)."""
+
+    NEVER = "never"
+    ALWAYS = "always"
+    DEALER_LEADS = "dealer_leads"  # V2: the dealer's total before it strictly the highest
+
+
+def dealer_rule_holds(rules: RuleSet, round_number: int) -> DealerRuleHolds:
+    """When the bids of round ``round_number`` may not add up to its cards (V1, V2 and
+    the rule's start round): the one place this is decided, as a value a page can act on
+    for rounds whose totals it works out itself."""
+    if rules.dealer_rule is DealerRule.NONE or round_number < rules.dealer_rule_from_round:
+        return DealerRuleHolds.NEVER
+    if rules.dealer_rule is DealerRule.CANADIAN:
+        return DealerRuleHolds.DEALER_LEADS
+    return DealerRuleHolds.ALWAYS
+
+
 def dealer_rule_applies(
     rules: RuleSet, round_number: int, dealer: int, totals_before: Sequence[int]
 ) -> bool:
@@ -46,12 +66,11 @@ def dealer_rule_applies(
     Under the Canadian rule (V2) only when the dealer's total before the round is strictly
     the highest; a tie for the lead does not count, so never in round 1.
     """
-    if rules.dealer_rule is DealerRule.NONE or round_number < rules.dealer_rule_from_round:
-        return False
-    if rules.dealer_rule is DealerRule.CANADIAN:
+    holds = dealer_rule_holds(rules, round_number)
+    if holds is DealerRuleHolds.DEALER_LEADS:
         mine = totals_before[dealer]
         return all(mine > t for seat, t in enumerate(totals_before) if seat != dealer)
-    return True
+    return holds is DealerRuleHolds.ALWAYS
 
 
 @dataclass(frozen=True)

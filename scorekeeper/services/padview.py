@@ -175,6 +175,9 @@ class DraftView:
     # Likewise the bid a bid key refuses besides the top bid (the dealer rule: V1, V2),
     # by bids missing and their total so far; empty for sealed bids (V3, V4).
     bid_steps: dict[str, Any] = field(default_factory=dict)
+    # The totals before this round (bonuses and penalties in), which the page adds the
+    # rounds it enters offline to.
+    totals_before: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -457,6 +460,7 @@ def _draft_view(
         reveal=draft.reveal.value,
         count_steps=engine.count_steps(draft).as_data(),
         bid_steps={} if next_bidder is None else engine.bid_steps(draft).as_data(),
+        totals_before=list(draft.totals_before),
     )
 
 
@@ -517,3 +521,65 @@ def blank_pad(players: int, plan: engine.Plan, names: list[str] | None = None) -
             for number, n in enumerate(cards, start=1)
         ],
     )
+
+
+# -- the rest of the game, for the scorer's page while it can't reach the server ----------
+
+
+def offline_plan(game: Game) -> dict[str, Any]:
+    """The engine's data for every round of the game (:func:`engine.game_ahead`), with each
+    round's words in the reader's language: the same for the whole game, whatever has been
+    entered. The scorer's page keeps entering rounds from this while the phone is offline."""
+    rules = game_service.rules_of(game)
+    ahead = engine.game_ahead(rules, game.player_count, game.first_dealer, 1)
+    data = ahead.as_data()
+    for row, rnd in zip(data["rounds"], ahead.rounds, strict=True):
+        row["cards_each"] = i18n.ngettext(
+            '<strong class="num">%(num)s</strong> card each',
+            '<strong class="num">%(num)s</strong> cards each',
+            rnd.cards,
+        )
+        row["to_bid"] = i18n.ngettext(
+            '<strong class="num">%(num)s</strong> trick to bid for',
+            '<strong class="num">%(num)s</strong> tricks to bid for',
+            rnd.cards,
+        )
+        if rnd.bid_steps.refused:
+            row["why_total"] = i18n.ngettext(
+                "%(name)s can't bid %(bid)s: the bids would add up to the %(num)s trick.",
+                "%(name)s can't bid %(bid)s: the bids would add up to the %(num)s tricks.",
+                rnd.cards,
+                name="{name}",
+                bid="{bid}",
+            )
+    rounds = len(ahead.rounds)
+    data["texts"] = {
+        "title": i18n._(
+            'Round %(number)s <span class="of">of %(rounds)s</span>', number="{n}", rounds=rounds
+        ),
+        "roles": i18n._(
+            "<strong>%(dealer)s</strong> deals · <strong>%(leader)s</strong> bids first and leads",
+            dealer="{dealer}",
+            leader="{leader}",
+        ),
+        "bids": i18n._("%(name)s bids", name="{name}"),
+        "dealer_bids": i18n._('%(name)s <span class="tag">deals</span> bids', name="{name}"),
+        "deals": i18n._("deals"),
+        "leads": i18n._("leads"),
+        "no_bid": i18n._("no bid"),
+        "not_yet": i18n._("not yet"),
+        "everyone": i18n._("Everyone made their bid"),
+        "rest": i18n._("The rest made their bids"),
+        "undo_bid": i18n._("Undo %(name)s's bid", name="{name}"),
+        "undo_tricks": i18n._("Undo %(name)s's tricks", name="{name}"),
+        "undo": i18n._("Undo"),
+        "scored": i18n._("Round %(number)s is scored.", number="{n}"),
+        "ask_tricks": i18n._("Tricks: %(name)s took", name="{name}"),
+        "online_only": i18n._("Not while offline: this can be done once the connection is back."),
+        "differs": i18n._(
+            "The server worked out other totals than this phone: these are the server’s."
+        ),
+    }
+    # What a sealed bid shows while the round is open (V3, V4); "" for open bids.
+    data["sealed"] = "" if rules.bidding is engine.Bidding.OPEN else HIDDEN_BID
+    return data

@@ -17,6 +17,7 @@ from flask import (
     current_app,
     flash,
     get_flashed_messages,
+    jsonify,
     make_response,
     redirect,
     render_template,
@@ -34,7 +35,7 @@ from scorekeeper.services import digital as digital_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import pages as page_service
 from scorekeeper.services.errors import Rejected
-from scorekeeper.services.padview import pad_view, trump_options
+from scorekeeper.services.padview import offline_plan, pad_view, trump_options
 from scorekeeper.web import bp, cached, picture, takeback
 from scorekeeper.web.access import (
     grant_scorer,
@@ -250,8 +251,14 @@ def _member_of_game(public_id: str) -> bool:
 def show_game(public_id: str) -> Response:
     """The game page: entry panel (scorer) or status, the pad, rules, change log, sharing."""
     if not is_htmx() and not request.query_string and cached.usable():
-        return _kept(public_id, "page")
-    return _page("games/game.html", "games/_update.html", **_context(load_game(public_id)))
+        response = _kept(public_id, "page")
+    else:
+        response = _page("games/game.html", "games/_update.html", **_context(load_game(public_id)))
+    if not is_htmx() and is_scorer(public_id):
+        # The service worker keeps the scorer's own page on this phone, to open it again
+        # without a connection (static/js/sw.js); nobody else's page is kept.
+        response.headers["X-Offline-Copy"] = "keep"
+    return response
 
 
 def _deleted_for_followers() -> Response:
@@ -330,6 +337,27 @@ def score_qr(public_id: str) -> Response:
     url = url_for("web.claim_scorer", public_id=game.public_id, token=token, _external=True)
     response = Response(qr_image(url), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+@bp.get("/games/<public_id>/plan.json")
+def game_plan(public_id: str) -> Response:
+    """Every round of the game as the engine's data, for the scorer's page to go on
+    entering rounds without a connection (static/js/offline.js)."""
+    game = load_game(public_id)
+    require_scorer(game)
+    data = offline_plan(game)
+    data["urls"] = {
+        action: url_for(f"web.{endpoint}", public_id=game.public_id)
+        for action, endpoint in (
+            ("bid", "enter_bid"),
+            ("tricks", "enter_tricks"),
+            ("rest", "rest_as_bid"),
+        )
+    }
+    response = jsonify(data)
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.vary.add("Cookie")
     return response
 
 

@@ -89,8 +89,15 @@
 
   var worker = document.querySelector('meta[name="service-worker"]');
   if (worker && "serviceWorker" in navigator) {
+    var controlled = Boolean(navigator.serviceWorker.controller);
     window.addEventListener("load", function () {
-      navigator.serviceWorker.register(worker.content).catch(function () {
+      navigator.serviceWorker.register(worker.content).then(function () {
+        // A scorer's page the worker didn't see load: kept now, for a reload offline.
+        if (controlled || !document.getElementById("offline-plan")) return null;
+        return navigator.serviceWorker.ready.then(function (registration) {
+          if (registration.active) registration.active.postMessage({ keep: location.pathname });
+        });
+      }).catch(function () {
         // No worker (e.g. plain HTTP on a home network): the pages work the same.
       });
     });
@@ -165,6 +172,14 @@
 // the server answers a retry it has already seen with its first answer, so nothing is
 // ever recorded twice. The header says whether the phone is online and whether its last
 // entry was saved.
+//
+// A whole evening goes in this way: the page keeps what the server last showed (the entry
+// panel, the pad, the standings: "shown" in localStorage), and static/js/offline.js draws
+// every queued entry on top of it, round after round, from the rest of the game as the
+// engine's data (the game's plan.json). A reload draws the same again (the service worker
+// keeps the scorer's page for a reload without a connection); the last entry not sent yet
+// can be taken back; once everything is sent the server's answer is what shows, and if it
+// refused an entry, or worked out other totals, the page says so.
 (function () {
   "use strict";
 
@@ -172,22 +187,32 @@
   if (!net || !window.htmx) return;
   var banner = document.getElementById("unsaved");
   var STORE = "scorekeeper:unsaved:" + location.pathname;
+  var SHOWN = "scorekeeper:shown:" + location.pathname;
   var RETRY_MS = 4000;
-  var queue = load();
+  var TOKEN_MS = 20 * 60 * 1000;  // a fresh CSRF token before sending, at most this old
+  var hooks = document.getElementById("offline-plan");  // a scorer's page of an open game
+  var PLAN = "scorekeeper:plan:" + document.documentElement.lang + ":" + location.pathname;
+  var plan = load(PLAN, null);
+  var drawer = null;  // offline.js, once loaded
+  var loading = null;
+  var queue = load(STORE, []);
   var reachable = navigator.onLine !== false;
   var saveState = queue.length ? "unsaved" : null;
   var sending = false;
   var timer = null;
+  var token = null;
+  var tokenAt = 0;
 
-  function load() {
-    try { return JSON.parse(localStorage.getItem(STORE) || "[]") || []; } catch (e) { return []; }
+  function load(name, empty) {
+    try { return JSON.parse(localStorage.getItem(name) || "null") || empty; } catch (e) { return empty; }
   }
-  function store() {
+  function save(name, value) {
     try {
-      if (queue.length) localStorage.setItem(STORE, JSON.stringify(queue));
-      else localStorage.removeItem(STORE);
-    } catch (e) { /* private mode: the queue lives in memory only */ }
+      if (value) localStorage.setItem(name, JSON.stringify(value));
+      else localStorage.removeItem(name);
+    } catch (e) { /* private mode, or full: kept in memory only */ }
   }
+  function store() { save(STORE, queue.length ? queue : null); }
 
   function newKey() {
     var bytes = new Uint8Array(16);
@@ -216,6 +241,10 @@
       banner.hidden = n === 0;
       banner.textContent = n ? net.dataset[on ? "saving" : "offline"] + " — " + save : "";
     }
+    // Undo, take-backs and "Round n is scored. Undo" of the server need it: away while
+    // offline (a queued entry has an Undo of its own).
+    document.querySelectorAll("#entry .undo-line:not(.offline-undo), #entry form.reopen, #entry form.taken-back")
+      .forEach(function (el) { el.hidden = !on || n > 0; });
   }
 
   function bodyOf(formData) {
@@ -226,177 +255,131 @@
     return params.toString();
   }
 
-  // -- showing a queued entry ------------------------------------------------------------
-
-  function unsavedMark(value) {
-    var mark = document.createElement("span");
-    mark.className = "val unsaved";
-    mark.textContent = value;
-    var label = document.createElement("span");
-    label.className = "visually-hidden";
-    label.textContent = " (" + net.dataset.unsavedLabel + ")";
-    mark.appendChild(label);
-    mark.title = net.dataset.unsavedLabel;
-    return mark;
+  // What a queued entry is: the page draws bids, counts, "the rest made their bids"
+  // (and lets a trump wait); anything else needs the server.
+  function kindOf(elt, params) {
+    var form = elt && elt.closest("form");
+    if (params.has("bid") && params.has("seat")) return "bid";
+    if (params.has("tricks") && params.has("seat")) return "tricks";
+    if (form && form.classList.contains("rest-form")) return "rest";
+    if (form && form.classList.contains("trump-form")) return "trump";
+    return "other";
   }
 
-  function cell(row, column) { return row.querySelectorAll("td.c")[column]; }
-  function waiting(row, column) {
-    if (column === 0 && row.hasAttribute("data-no-bid")) return false;
-    var td = cell(row, column);
-    return Boolean(td && td.querySelector(".wait"));
-  }
+  // -- what the server last showed --------------------------------------------------------
 
-  // The next bidder's keys, from the round's data the server sent with it (the engine's):
-  // nothing above the top bid, and the one bid refused with so many bids missing and the
-  // bids in adding up to so much (under the dealer rule).
-  function limitBids(form, rows, next) {
-    var top = parseInt(form.dataset.top, 10);
-    var steps = form.dataset.bids ? JSON.parse(form.dataset.bids) : {};
-    var missing = rows.filter(function (r) { return waiting(r, 0); }).length;
-    var sum = rows.reduce(function (total, r) {
-      var n = r.hasAttribute("data-no-bid") ? NaN : parseInt(cell(r, 0).textContent, 10);
-      return isNaN(n) ? total : total + n;
-    }, 0);
-    var refused = (steps[missing] || [])[sum];
-    var forbidden = refused === undefined || refused === null ? -1 : refused;
-    var name = next.querySelector(".who").textContent;
-    form.querySelectorAll("button[name=bid]").forEach(function (key) {
-      var value = parseInt(key.value, 10);
-      var id = "why-bid-" + value;
-      var why = document.getElementById(id);
-      key.disabled = value > top || value === forbidden;
-      if (value === forbidden) {
-        if (!why) {
-          why = document.createElement("p");
-          why.className = "why";
-          why.id = id;
-          form.appendChild(why);
-        }
-        why.textContent = form.dataset.whyTotal.replace("{name}", name).replace("{bid}", value);
-      } else if (why && !key.disabled) {
-        why.remove();
-      }
-      if (key.disabled) key.setAttribute("aria-describedby", id);
-      else key.removeAttribute("aria-describedby");
-    });
-  }
+  var PARTS = ["entry", "pad", "standings"];
 
-  // Every bid is in while offline: the same keys take the trick counts from here on, 0 to
-  // the highest count of the engine's steps.
-  function toTricks(form, steps) {
-    var keys = form.querySelector(".keys");
-    var model = keys.querySelector("button");
-    keys.replaceChildren();
-    for (var value = 0; value <= steps.top[0]; value++) {
-      var key = model.cloneNode(false);
-      key.name = "tricks";
-      key.value = key.textContent = String(value);
-      key.disabled = false;
-      key.removeAttribute("aria-describedby");
-      keys.appendChild(key);
-    }
-    form.querySelectorAll(".why").forEach(function (why) { why.remove(); });
-    form.action = form.dataset.tricks;
-    form.setAttribute("hx-post", form.dataset.tricks);
-    htmx.process(form);
-  }
-
-  // A bid or a trick count tapped while offline: write it into the table, then ask for
-  // the next player's as the server would have (it checks every rule when it gets them).
-  // A whole round goes in this way: the bids, then the trick counts. What the counts do
-  // comes with the form as the engine's data (data-counts): the highest count the next
-  // player may be given with so many tricks taken, and what fills itself in with so many
-  // counts missing and so many tricks taken; the bid keys likewise (limitBids). The page
-  // looks them up and knows no rule of its own.
-  function showQueued(form, params) {
-    var column = params.has("bid") ? 0 : params.has("tricks") ? 1 : -1;
+  function versionShown() {
     var entry = document.getElementById("entry");
-    if (column < 0 || !form || !form.classList.contains("taps") || !entry) {
-      var button = form && form.querySelector("button[type=submit]");
-      if (button) button.classList.add("unsaved");
-      return;
-    }
-    var value = params.get(column ? "tricks" : "bid");
-    var rows = Array.prototype.slice.call(entry.querySelectorAll("tr[data-seat]"));
-    var row = rows.filter(function (r) { return r.dataset.seat === params.get("seat"); })[0];
-    if (!row) return;
-    var steps = form.dataset.counts ? JSON.parse(form.dataset.counts) : null;
-    // Sealed bids (V3, V4) stay sealed on screen.
-    cell(row, column).replaceChildren(unsavedMark(column ? value : form.dataset.sealed || value));
-    var open = rows.filter(function (r) { return waiting(r, column); });
-    var asked = null;
-    if (column === 0 && !open.length && form.dataset.tricks && steps) {
-      toTricks(form, steps);
-      column = 1;
-      open = rows.filter(function (r) { return waiting(r, 1); });
-      asked = form.dataset.askTricks;
-    } else if (column === 1 && steps) {
-      var taken = rows.reduce(function (sum, r) {
-        var n = parseInt(cell(r, 1).textContent, 10);
-        return isNaN(n) ? sum : sum + n;
-      }, 0);
-      var fill = steps.fill[open.length + " " + taken];
-      if (fill !== undefined) {
-        open.forEach(function (r) { cell(r, 1).replaceChildren(unsavedMark(String(fill))); });
-        open = [];
-      }
-      form.querySelectorAll("button[name=tricks]").forEach(function (key) {
-        key.disabled = parseInt(key.value, 10) > steps.top[taken];
-      });
-    }
-    var ask = form.querySelector(".ask");
-    var next = open[0];
-    rows.forEach(function (r) { r.classList.remove("now"); });
-    var balance = entry.querySelector(".balance");
-    if (balance) balance.hidden = true;  // worked out again when the server has the entries
-    if (!next) {
-      form.querySelector(".keys").hidden = true;
-      if (ask) ask.textContent = net.dataset.waiting;
-      return;
-    }
-    next.classList.add("now");
-    var oldName = row.querySelector(".who").textContent;
-    var newName = next.querySelector(".who").textContent;
-    form.querySelector("input[name=seat]").value = next.dataset.seat;
-    if (column === 0) {
-      form.querySelectorAll(".why").forEach(function (why) {  // e.g. "no full bid" (V7)
-        why.textContent = why.textContent.split(oldName).join(newName);
-      });
-      limitBids(form, rows, next);
-    }
-    if (ask && asked) {
-      ask.textContent = asked.replace("{name}", newName);
-    } else if (ask) {
-      var walker = document.createTreeWalker(ask, NodeFilter.SHOW_TEXT);
-      while (walker.nextNode()) {
-        var text = walker.currentNode;
-        if (text.nodeValue.indexOf(oldName) >= 0) {
-          text.nodeValue = text.nodeValue.replace(oldName, newName);
-          break;
-        }
-      }
-    }
+    return entry ? entry.dataset.version : null;
+  }
+  function versionOf(item) { return new URLSearchParams(item.body).get("v"); }
+
+  // Kept after every answer of the server while nothing waits: a reload without a
+  // connection may get an older page (the worker's copy from when it last loaded).
+  var capturing = false;
+  function capture(force) {
+    capturing = false;
+    var entry = document.getElementById("entry");
+    if ((queue.length && !force) || !entry || !entry.hasAttribute("data-round")) return;
+    var shown = { version: entry.dataset.version };
+    PARTS.forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el) shown[id] = el.outerHTML;
+    });
+    save(SHOWN, shown);
+  }
+  function captureSoon() {
+    if (!capturing) { capturing = true; setTimeout(capture, 0); }
   }
 
   function enqueue(config, sent) {
     var params = new URLSearchParams(bodyOf(config.formData));
-    queue.push({
+    var item = {
       key: config.headers["Idempotency-Key"],
       path: config.path,
       body: params.toString(),
-      sent: sent
-    });
+      sent: sent,
+      kind: kindOf(config.elt, params)
+    };
+    if (!queue.length) capture();  // what the server showed: the entries are drawn on it
+    queue.push(item);
     store();
-    showQueued(config.elt && config.elt.closest("form"), params);
+    if (item.kind === "other") {
+      var button = config.elt && config.elt.closest("form") && config.elt.closest("form").querySelector("button[type=submit]");
+      if (button) button.classList.add("unsaved");
+    } else {
+      drawing(item);
+    }
     saveState = "unsaved";
     show();
     schedule();
   }
 
+  // -- drawing (static/js/offline.js) -----------------------------------------------------
+
+  var api = {
+    net: net,
+    banner: banner,
+    hooks: hooks,
+    queue: function () { return queue; },
+    plan: function () { return plan; },
+    shown: function () { return load(SHOWN, null); },
+    versionOf: versionOf,
+    show: show,
+    // Undo of the last entry, while it has not gone out: it leaves the queue.
+    takeBack: function () {
+      var last = queue[queue.length - 1];
+      if (!last || last.sent) return false;
+      queue.pop();
+      store();
+      if (!queue.length) saveState = null;
+      return true;
+    }
+  };
+
+  // The drawing code and the rest of the game's data, once per page: when an entry waits,
+  // or ahead of need after a tap that reached the server (without a service worker, a
+  // phone that has just lost its connection could not fetch them any more).
+  function loadOffline() {
+    if (!hooks) return null;
+    if (!loading) {
+      var data = plan ? Promise.resolve() : fetch(hooks.dataset.plan, { credentials: "same-origin" })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (fetched) { if (fetched) { plan = fetched; save(PLAN, fetched); } })
+        .catch(function () { /* offline: the open round is still drawn from its form */ });
+      var script = new Promise(function (resolve) {
+        var tag = document.createElement("script");
+        tag.src = hooks.dataset.script;
+        tag.onload = function () { drawer = window.scorekeeperOffline(api); resolve(); };
+        tag.onerror = function () { resolve(); };
+        document.head.appendChild(tag);
+      });
+      loading = Promise.all([data, script]).then(function () {
+        if (!drawer || !plan) loading = null;  // tried again with the next entry
+        return drawer;
+      });
+    }
+    return loading;
+  }
+
+  function withDrawer(use) {
+    if (drawer) { use(drawer); return; }
+    var loaded = loadOffline();
+    if (loaded) loaded.then(function (ready) { if (ready) use(ready); });
+  }
+
+  function drawing(item, older) {
+    withDrawer(function (ready) {
+      if (older) ready.catchUp();
+      ready.redraw(item);
+    });
+  }
+
   // -- sending ----------------------------------------------------------------------------
 
-  function csrfToken() {
+  function pageToken() {
     try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return null; }
   }
 
@@ -405,12 +388,31 @@
     return found ? found[1] : null;
   }
 
+  // The server's truth: the entry panel, and with it (out of band) the pad, the standings
+  // and the change log (offline.js says so if its totals are not the ones it drew).
   function refreshPanel() {
-    return htmx.ajax("GET", net.dataset.panel, { target: "#entry", swap: "outerHTML" });
+    var refused = saveState === "refused";
+    return htmx.ajax("GET", net.dataset.panel, { target: "#entry", swap: "outerHTML" }).then(function () {
+      if (drawer) drawer.compare(!refused);
+    });
   }
 
   function schedule() {
     if (timer === null && queue.length) timer = setInterval(flush, RETRY_MS);
+  }
+
+  // A CSRF token as fresh as the session allows: a queue may wait all evening, longer than
+  // a token lives. Taken from the panel the server sends (nothing is changed by asking).
+  function freshToken() {
+    if (token && Date.now() - tokenAt < TOKEN_MS) return Promise.resolve(token);
+    return fetch(net.dataset.panel, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+      .then(function (response) { return response.text(); })
+      .then(function (html) {
+        var found = /name="csrf_token" value="([^"]+)"/.exec(html);
+        token = found ? found[1] : pageToken();
+        tokenAt = Date.now();
+        return token;
+      });
   }
 
   function flush() {
@@ -422,60 +424,65 @@
     if (navigator.onLine === false) return;
     sending = true;
     saveState = "saving";
-    var entry = queue[0];
-    var params = new URLSearchParams(entry.body);
-    var token = csrfToken();
-    if (token) params.set("csrf_token", token);  // not part of what the key stands for
-    entry.sent = true;
-    store();
-    var headers = {
-      "Content-Type": "application/x-www-form-urlencoded",
-      "HX-Request": "true",
-      "HX-Target": "entry",
-      "Idempotency-Key": entry.key
-    };
-    fetch(entry.path, {
-      method: "POST", headers: headers, body: params.toString(), credentials: "same-origin"
-    }).then(function (response) {
-      return response.text().then(function (html) {
-        sending = false;
-        reachable = true;
-        if (response.status >= 500) { show(); return; }  // try again later
-        queue.shift();
-        if (response.ok) {
-          // The next entries were made on top of this one: they go on from its version
-          // (unless they went out before, when their request must stay as it was).
-          var version = versionIn(html);
-          queue.forEach(function (later) {
-            if (!later.sent && version) {
-              var p = new URLSearchParams(later.body);
-              p.set("v", version);
-              later.body = p.toString();
-            }
-          });
-        } else {
-          // Refused (changed by someone else, or a rule broken): the entries after it
-          // were made on top of it, so they go too; the panel shows why and what is stored.
-          queue = [];
-          saveState = "refused";
-          var alert = new DOMParser().parseFromString(html, "text/html").querySelector(".alert");
-          if (banner) {
-            banner.hidden = false;
-            banner.textContent = alert ? alert.textContent : net.dataset.refused;
-          }
-        }
-        store();
-        if (queue.length) { flush(); return; }
-        if (saveState !== "refused") saveState = "saved";
-        show();
-        refreshPanel();
+    freshToken().then(function (csrf) {
+      var entry = queue[0];
+      var params = new URLSearchParams(entry.body);
+      if (csrf) params.set("csrf_token", csrf);  // not part of what the key stands for
+      entry.sent = true;
+      store();
+      var headers = {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "HX-Request": "true",
+        "HX-Target": "entry",
+        "Idempotency-Key": entry.key
+      };
+      return fetch(entry.path, {
+        method: "POST", headers: headers, body: params.toString(), credentials: "same-origin"
+      }).then(function (response) {
+        return response.text().then(function (html) { answered(response, html); });
       });
     }).catch(function () {
       sending = false;
       reachable = false;
+      token = null;
       saveState = "unsaved";
       show();
+      if (drawer) drawer.undoLine();  // what went out may have arrived: no Undo for it
     });
+  }
+
+  function answered(response, html) {
+    sending = false;
+    reachable = true;
+    if (response.status >= 500) { show(); return; }  // try again later
+    queue.shift();
+    if (response.ok) {
+      // The next entries were made on top of this one: they go on from its version
+      // (unless they went out before, when their request must stay as it was).
+      var version = versionIn(html);
+      queue.forEach(function (later) {
+        if (!later.sent && version) {
+          var p = new URLSearchParams(later.body);
+          p.set("v", version);
+          later.body = p.toString();
+        }
+      });
+    } else {
+      // Refused (changed by someone else, or a rule broken): the entries after it
+      // were made on top of it, so they go too; the page shows why and what is stored.
+      queue = [];
+      saveState = "refused";
+      var alert = new DOMParser().parseFromString(html, "text/html").querySelector(".alert");
+      if (banner) {
+        banner.hidden = false;
+        banner.textContent = alert ? alert.textContent : net.dataset.refused;
+      }
+    }
+    store();
+    if (queue.length) { flush(); return; }
+    if (saveState !== "refused") saveState = "saved";
+    show();
+    refreshPanel();
   }
 
   // -- htmx's requests ----------------------------------------------------------------------
@@ -491,11 +498,15 @@
       delete config.headers["X-CSRFToken"];
     }
     if (config.verb === "get") return;
+    document.querySelectorAll(".offline-refused").forEach(function (el) { el.remove(); });
     config.headers["Idempotency-Key"] = newKey();
     if (queue.length || navigator.onLine === false) {
-      // Behind unsaved entries (or offline): wait in line, in order.
+      // Behind unsaved entries (or offline): wait in line, in order. What the page can't
+      // draw (a correction, a take-back) would be sent on top of a round it doesn't show.
       event.preventDefault();
-      enqueue(config, false);
+      var kind = kindOf(config.elt, new URLSearchParams(bodyOf(config.formData)));
+      if (kind === "other") withDrawer(function (ready) { ready.refuse(config.elt); });
+      else enqueue(config, false);
     } else {
       saveState = "saving";
       show();
@@ -504,6 +515,7 @@
 
   function failed(event) {
     reachable = false;
+    token = null;
     var config = event.detail.requestConfig;
     if (config && config.verb !== "get") enqueue(config, true);
     else show();
@@ -518,26 +530,35 @@
     var config = event.detail.requestConfig;
     if (config && config.verb !== "get" && !queue.length) {
       saveState = xhr.status < 300 ? "saved" : null;
+      if (xhr.status < 300) loadOffline();
     }
     show();
   });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!queue.length) captureSoon();
+  });
 
   window.addEventListener("online", function () { reachable = true; show(); flush(); });
-  window.addEventListener("offline", show);
+  // Ahead of need, once the page has settled: the first load stays as light as it was.
+  window.addEventListener("load", function () { setTimeout(loadOffline, 1500); });
+  window.addEventListener("offline", function () { token = null; show(); });
 
   function start() {
-    show();
+    var shown = load(SHOWN, null);
+    var version = parseInt(versionShown(), 10);
+    var made = queue.length ? parseInt(versionOf(queue[0]), 10) : NaN;
+    // An older page than the one last shown: the worker's copy, opened offline. What the
+    // server last showed goes on top of it.
+    var older = Boolean(shown) && parseInt(shown.version, 10) > version;
+    if (version === made) capture(true);  // the queue was made on this page: drawn on it
+    else if (!queue.length && !older) capture();
+    // A newer page than the queue was made on (changed elsewhere): the server says.
+    if (older || version === made) drawing(null, older);
     if (queue.length) {
-      // After a reload: show what is still waiting on top of the page as stored.
-      var entry = document.getElementById("entry");
-      queue.forEach(function (item) {
-        var params = new URLSearchParams(item.body);
-        var form = entry && entry.querySelector("form.taps");
-        if (form && params.get("v") === entry.dataset.version) showQueued(form, params);
-      });
       schedule();
       flush();
     }
+    show();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

@@ -35,6 +35,17 @@ def stored(app: Flask, public_id: str) -> tuple[list[list[int | None]], list[str
         return bids, actions
 
 
+# The page loads its offline drawing and the game's data once it has settled (app.js).
+OFFLINE_READY = """() => Boolean(window.scorekeeperOffline) &&
+  Object.keys(localStorage).some(k => k.startsWith("scorekeeper:plan:"))"""
+
+
+def open_pad(page: Page, url: str) -> None:
+    """The scorer's page, ready to go on without a connection."""
+    page.goto(url)
+    page.wait_for_function(OFFLINE_READY)
+
+
 def key(page: Page, value: int) -> None:
     page.locator("form.taps .keys").get_by_role("button", name=str(value), exact=True).click()
 
@@ -49,7 +60,7 @@ def test_bids_tapped_offline_are_saved_once_when_the_network_returns(
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     public_id, link = new_game(app)
-    page.goto(live_server + link)
+    open_pad(page, live_server + link)
     net = page.locator("#net")
     expect(net).to_contain_text("Online")
 
@@ -91,7 +102,7 @@ def test_an_answer_lost_on_the_way_back_is_not_recorded_twice(
     """The server got the tap but the phone never heard back: the retry (same key) gets
     the first answer, and the bid is stored once."""
     public_id, link = new_game(app)
-    page.goto(live_server + link)
+    open_pad(page, live_server + link)
     lost: list[str] = []
 
     def lose_first_answer(route: Route) -> None:
@@ -121,7 +132,7 @@ def test_an_entry_someone_else_made_meanwhile_is_not_saved_over_it(
     """Offline, this phone enters Cat's bid; another scorer enters it first. Back online,
     the server refuses the stale entry (409): the phone says so and shows what is stored."""
     public_id, link = new_game(app)
-    page.goto(live_server + link)
+    open_pad(page, live_server + link)
     key(page, 0)  # Ben
     expect(row(page, "Ben").locator("td").nth(0)).to_have_text("0")
     context.set_offline(True)
@@ -178,7 +189,7 @@ def test_v1_v7_a_whole_round_entered_offline_keeps_the_rounds_limits(
     rules = {"dealer_rule": "plus_minus_one", "no_full_bid": True}
     public_id, link = new_game(app, rules)
     rounds_played(app, public_id, 2)
-    page.goto(live_server + link)
+    open_pad(page, live_server + link)
     expect(page.locator("#entry-title")).to_contain_text("Round 3")
     first, second, third, dealer = seat_rows(page)
     expect(row(page, dealer).locator(".tag", has_text="deals")).to_be_visible()
@@ -211,8 +222,9 @@ def test_v1_v7_a_whole_round_entered_offline_keeps_the_rounds_limits(
     expect(keys.filter(has_text="3")).to_be_disabled()  # only 2 tricks are left
     key(page, 0)  # second took 0
     key(page, 2)  # third took 2: every trick is taken, the dealer took 0
-    expect(row(page, dealer).locator("td").nth(1)).to_contain_text("0")
-    expect(page.locator("form.taps .ask")).to_contain_text("Not saved yet")
+    # The round is scored on the phone and the next one asks for its bids.
+    expect(page.locator("#entry-title")).to_contain_text("Round 4")
+    expect(page.locator("#round-3.unsaved")).to_be_visible()
     expect(page.locator("#net")).to_contain_text("7 entries not saved yet")
     page.screenshot(path=artifacts / "pad-offline-whole-round.png")
     assert len(stored(app, public_id)[0]) == 2  # nothing of round 3 reached the server
@@ -230,7 +242,7 @@ def test_v3_sealed_bids_entered_offline_stay_sealed(
     rules = {"dealer_rule": "plus_minus_one", "bidding": "hidden"}
     public_id, link = new_game(app, rules)
     rounds_played(app, public_id, 2)
-    page.goto(live_server + link)
+    open_pad(page, live_server + link)
     first, second, third, dealer = seat_rows(page)
     context.set_offline(True)
     expect(page.locator("#net")).to_contain_text("Offline")
@@ -265,7 +277,7 @@ def test_r16_counts_tapped_offline_fill_in_what_is_forced_from_the_engines_steps
         game = game_service.get_game(public_id)
         for seat in game_service.draft_of(game).bidders:  # type: ignore[union-attr]
             game_service.set_bid(game, seat, 1 if seat == 2 else 0)
-    page.goto(live_server + link)
+    open_pad(page, live_server + link)
     first, second, third, dealer = seat_rows(page)
     expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {first} took")
     keys = page.locator("form.taps .keys button")
@@ -278,9 +290,9 @@ def test_r16_counts_tapped_offline_fill_in_what_is_forced_from_the_engines_steps
     expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {first} took")
     expect(keys.filter(has_text="1")).to_be_enabled()
     expect(keys.filter(has_text="2")).to_be_disabled()  # 1 trick is left
-    key(page, 1)  # the first took the last one: the others took none
-    for name in (second, dealer):
-        expect(row(page, name).locator("td").nth(1)).to_contain_text("0")
+    key(page, 1)  # the first took the last one: the others took none, the round is done
+    expect(page.locator("#entry-title")).to_contain_text("Round 4")
+    expect(page.locator("#round-3.unsaved")).to_be_visible()
     expect(page.locator("#net")).to_contain_text("2 entries not saved yet")
 
     by_name = round_3_once_back_online(page, context, app, public_id)
@@ -308,7 +320,7 @@ def test_v6_v1_a_saboteur_round_entered_offline_refuses_what_the_server_would(
         for cards in (1, 2):  # Ann took every trick; the dealer (Ann, then Ben) has no bid
             bids = [None if seat == cards - 1 else 0 for seat in range(4)]
             game_service.record_round(game, bids, [cards, 0, 0, 0])
-    page.goto(live_server + link)
+    open_pad(page, live_server + link)
     first, second, third, dealer = seat_rows(page)
     keys = page.locator("form.taps .keys button")
     context.set_offline(True)
@@ -326,8 +338,8 @@ def test_v6_v1_a_saboteur_round_entered_offline_refuses_what_the_server_would(
     expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {first} took")
     key(page, 1)
     key(page, 1)
-    key(page, 0)  # third took 0: the dealer took the last trick
-    expect(row(page, dealer).locator("td").nth(1)).to_contain_text("1")
+    key(page, 0)  # third took 0: the dealer took the last trick, the round is done
+    expect(page.locator("#entry-title")).to_contain_text("Round 4")
     expect(page.locator("#net")).to_contain_text("6 entries not saved yet")
 
     by_name = round_3_once_back_online(page, context, app, public_id)

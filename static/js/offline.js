@@ -1,0 +1,530 @@
+// Scorekeeper's score pad without a connection: the entries waiting in app.js's queue,
+// drawn on what the server last showed (the entry panel, the pad, the standings), round
+// after round, from the rest of the game as the engine's data (the game's plan.json:
+// dealers, cards, bid limits, the counts' steps, the score of every bid and count). It
+// knows no rule of its own: it looks them up. Loaded by app.js when an entry waits, or
+// ahead of need once the page has settled or a tap reached the server; the service
+// worker keeps it for a page opened without a connection.
+window.scorekeeperOffline = function (api) {
+  "use strict";
+
+  var net = api.net;
+  var PARTS = ["entry", "pad", "standings"];
+  var queue = api.queue();
+  var plan = api.plan();
+  var texts = (plan && plan.texts) || {};
+  var drawn = null;  // the totals this phone worked out, to compare with the server's
+
+  // The queue and the game's data as app.js has them now (the data may come later).
+  function fresh() {
+    queue = api.queue();
+    plan = api.plan();
+    texts = (plan && plan.texts) || {};
+  }
+
+  // Rounds drawn here stand apart on the pad until the server has them.
+  var style = document.createElement("style");
+  style.textContent = "#pad tr.unsaved td.total{font-style:italic;text-decoration:underline dashed var(--danger)}" +
+    "#standings.unsaved{opacity:.55}.offline-refused{margin:.25rem 0}";
+  document.head.appendChild(style);
+
+  function escapeHtml(text) {
+    return String(text).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
+  }
+
+  function restore(shown) {
+    PARTS.forEach(function (id) {
+      var el = document.getElementById(id);
+      if (!el || !shown[id]) return;
+      var kept = new DOMParser().parseFromString(shown[id], "text/html").getElementById(id);
+      if (!kept) return;
+      kept.classList.remove("htmx-request");
+      kept.querySelectorAll(".htmx-request").forEach(function (busy) { busy.classList.remove("htmx-request"); });
+      el.replaceWith(kept);
+      htmx.process(kept);
+    });
+  }
+
+  // Whether the queue can be drawn from the start on what the server showed.
+  function base() {
+    var shown = api.shown();
+    if (!queue.length || !shown) return null;
+    return shown.version === api.versionOf(queue[0]) ? shown : null;
+  }
+
+  // -- showing a queued entry ------------------------------------------------------------
+
+  function unsavedMark(text, value) {
+    var mark = document.createElement("span");
+    mark.className = "val unsaved";
+    mark.textContent = text;
+    mark.dataset.value = value;
+    var label = document.createElement("span");
+    label.className = "visually-hidden";
+    label.textContent = " (" + net.dataset.unsavedLabel + ")";
+    mark.appendChild(label);
+    mark.title = net.dataset.unsavedLabel;
+    return mark;
+  }
+
+  function cell(row, column) { return row.querySelectorAll("td.c")[column]; }
+  function waiting(row, column) {
+    if (column === 0 && row.hasAttribute("data-no-bid")) return false;
+    var td = cell(row, column);
+    return Boolean(td && td.querySelector(".wait"));
+  }
+  function rowsOf(entry) { return Array.prototype.slice.call(entry.querySelectorAll("tr[data-seat]")); }
+  function nameOf(row) { return row.querySelector(".who").textContent; }
+
+  // A seat's bid as far as this phone knows it: null without one (V6), NaN while unknown
+  // (not in yet, or sealed by the server: V3, V4).
+  function bidOf(row) {
+    if (row.hasAttribute("data-no-bid")) return null;
+    var mark = cell(row, 0).querySelector("[data-value]");
+    if (mark) return parseInt(mark.dataset.value, 10);
+    return row.hasAttribute("data-bid") ? parseInt(row.dataset.bid, 10) : NaN;
+  }
+  function countOf(row) {
+    var mark = cell(row, 1).querySelector("[data-value]");
+    return parseInt(mark ? mark.dataset.value : cell(row, 1).textContent, 10);
+  }
+
+  // The next bidder's keys, from the round's data the server sent with it (the engine's):
+  // nothing above the top bid, and the one bid refused with so many bids missing and the
+  // bids in adding up to so much (under the dealer rule).
+  function limitBids(form, rows, next) {
+    var top = parseInt(form.dataset.top, 10);
+    var steps = form.dataset.bids ? JSON.parse(form.dataset.bids) : {};
+    var missing = rows.filter(function (r) { return waiting(r, 0); }).length;
+    var sum = rows.reduce(function (total, r) {
+      var n = r.hasAttribute("data-no-bid") ? NaN : parseInt(cell(r, 0).textContent, 10);
+      return isNaN(n) ? total : total + n;
+    }, 0);
+    var refused = (steps[missing] || [])[sum];
+    var forbidden = refused === undefined || refused === null ? -1 : refused;
+    var name = nameOf(next);
+    form.querySelectorAll("button[name=bid]").forEach(function (key) {
+      var value = parseInt(key.value, 10);
+      var id = "why-bid-" + value;
+      var why = document.getElementById(id);
+      key.disabled = value > top || value === forbidden;
+      if (value === forbidden) {
+        if (!why) {
+          why = document.createElement("p");
+          why.className = "why";
+          why.id = id;
+          form.appendChild(why);
+        }
+        why.textContent = form.dataset.whyTotal.replace("{name}", name).replace("{bid}", value);
+      } else if (why && !key.disabled) {
+        why.remove();
+      }
+      if (key.disabled) key.setAttribute("aria-describedby", id);
+      else key.removeAttribute("aria-describedby");
+    });
+  }
+
+  // The keys anew: ``name`` from 0 to ``top``.
+  function keysFor(form, name, top) {
+    var keys = form.querySelector(".keys");
+    var model = keys.querySelector("button");
+    if (!model) return;
+    keys.replaceChildren();
+    for (var value = 0; value <= top; value++) {
+      var key = model.cloneNode(false);
+      key.name = name;
+      key.value = key.textContent = String(value);
+      key.disabled = false;
+      key.classList.remove("as-bid", "unsaved");
+      key.removeAttribute("aria-describedby");
+      keys.appendChild(key);
+    }
+    keys.hidden = false;
+    form.querySelectorAll(".why, .hint").forEach(function (el) { el.remove(); });
+  }
+
+  function postTo(form, url) {
+    form.action = url;
+    form.setAttribute("hx-post", url);
+    htmx.process(form);
+  }
+
+  // Every bid is in while offline: the same keys take the trick counts from here on, 0 to
+  // the highest count of the engine's steps.
+  function toTricks(form, steps) {
+    keysFor(form, "tricks", steps.top[0]);
+    postTo(form, form.dataset.tricks);
+  }
+
+  // "The rest made their bids", worked out with the counts' own steps: each missing count
+  // as its player's bid, in bidding order, each one allowed, and whatever fills itself in
+  // equal to the bid of its player (a saboteur dealer takes what is left). Null when it
+  // can't be entered, as the server would refuse it.
+  function restCounts(rows, steps) {
+    var counts = rows.map(countOf);
+    var open = function () { return counts.map(function (c, i) { return isNaN(c) ? i : -1; }).filter(function (i) { return i >= 0; }); };
+    if (open().length < 2) return null;
+    var taken = counts.reduce(function (sum, c) { return isNaN(c) ? sum : sum + c; }, 0);
+    for (var i = 0; i < rows.length; i++) {
+      if (!isNaN(counts[i])) continue;
+      var bid = bidOf(rows[i]);
+      if (bid === null) continue;
+      if (isNaN(bid) || bid > steps.top[taken]) return null;
+      counts[i] = bid;
+      taken += bid;
+      var left = open();
+      var fill = steps.fill[left.length + " " + taken];
+      if (fill !== undefined) {
+        for (var j = 0; j < left.length; j++) {
+          var theirs = bidOf(rows[left[j]]);
+          if (theirs !== null && theirs !== fill) return null;
+          counts[left[j]] = fill;
+        }
+      }
+    }
+    return open().length ? null : counts;
+  }
+
+  function restButton(entry, form, rows, steps) {
+    var rest = entry.querySelector("form.rest-form");
+    var counts = plan && plan.rest && steps ? restCounts(rows, steps) : null;
+    if (!counts) {
+      if (rest) rest.hidden = true;
+      return;
+    }
+    if (!rest) {
+      rest = document.createElement("form");
+      rest.method = "post";
+      rest.className = "rest-form";
+      form.querySelectorAll("input[name=csrf_token], input[name=v], input[name=idempotency_key]")
+        .forEach(function (input) { rest.appendChild(input.cloneNode(false)); });
+      var button = document.createElement("button");
+      button.type = "submit";
+      button.className = "big wide rest";
+      rest.appendChild(button);
+      form.after(rest);
+      postTo(rest, plan.urls.rest);
+    }
+    var started = rows.some(function (r) { return !isNaN(countOf(r)); });
+    rest.querySelector("button").textContent = "✓ " + (started ? texts.rest : texts.everyone);
+    rest.hidden = false;
+  }
+
+  function formatted(total) { return (total < 0 ? "\u2212" : "") + Math.abs(total); }
+
+  function roundOf(number) {
+    return plan ? plan.rounds.filter(function (r) { return r.n === number; })[0] : null;
+  }
+
+  // The round is complete while offline: its scores from the engine's table, into the pad
+  // (marked not saved yet), and the panel asks for the next round's bids.
+  function nextRound(entry, form, rows) {
+    var number = parseInt(entry.dataset.round, 10);
+    var now = roundOf(number);
+    if (!now || !entry.dataset.totals) return false;
+    var totals = JSON.parse(entry.dataset.totals);
+    var bids = {};
+    for (var i = 0; i < rows.length; i++) {
+      var seat = parseInt(rows[i].dataset.seat, 10);
+      var bid = bidOf(rows[i]);
+      var took = countOf(rows[i]);
+      var score = bid === null ? plan.no_bid : (plan.scores[bid] || [])[took];
+      if (score === undefined || score === null || isNaN(took)) return false;  // a sealed bid
+      totals[seat] += score;
+      bids[seat] = bid === null ? "–" : String(bid);
+    }
+    var padRow = document.getElementById("round-" + number);
+    if (padRow) {
+      padRow.querySelectorAll("td.total").forEach(function (td, seat) {
+        Array.prototype.slice.call(td.childNodes).forEach(function (node) {
+          if (!(node.classList && node.classList.contains("dealer-mark"))) node.remove();
+        });
+        td.appendChild(document.createTextNode(formatted(totals[seat])));
+      });
+      padRow.querySelectorAll("td.bid").forEach(function (td, seat) { td.textContent = bids[seat]; });
+      padRow.classList.remove("current", "future");
+      padRow.classList.add("done", "unsaved");
+      padRow.removeAttribute("aria-current");
+    }
+    drawn = totals;
+    var standings = document.getElementById("standings");
+    if (standings) standings.classList.add("unsaved");  // the server works them out again
+    var next = roundOf(number + 1);
+    entry.dataset.round = String(number + 1);
+    entry.dataset.totals = JSON.stringify(totals);
+    if (!next) return false;  // the last round: the final standings come from the server
+    var nextRow = document.getElementById("round-" + next.n);
+    if (nextRow) {
+      nextRow.classList.remove("future");
+      nextRow.classList.add("current");
+      nextRow.setAttribute("aria-current", "step");
+    }
+
+    var names = {};
+    rows.forEach(function (r) { names[r.dataset.seat] = nameOf(r); });
+    var title = entry.querySelector("#entry-title");
+    if (title) title.innerHTML = texts.title.replace("{n}", next.n);
+    var each = entry.querySelector(".cards-each");
+    if (each) each.innerHTML = next.cards_each;
+    var roles = entry.querySelector(".roles");
+    if (roles) {
+      roles.innerHTML = texts.roles.replace("{dealer}", escapeHtml(names[next.dealer]))
+        .replace("{leader}", escapeHtml(names[next.leader]));
+    }
+    entry.querySelectorAll(".reminder, .alert, p.note, form.note, .undo-line, .last-round, .confirm-form, .rest-form")
+      .forEach(function (el) { el.remove(); });
+    var trump = entry.querySelector(".trump-line");
+    if (trump) trump.remove();  // recorded, if at all, once the server has the round
+
+    var body = entry.querySelector("table.seats tbody");
+    next.order.forEach(function (seat) {
+      var row = rows.filter(function (r) { return r.dataset.seat === String(seat); })[0];
+      row.className = "";
+      row.removeAttribute("data-bid");
+      row.toggleAttribute("data-no-bid", next.bidders.indexOf(seat) < 0);
+      var head = row.querySelector("th");
+      head.querySelectorAll(".tag").forEach(function (tag) { tag.remove(); });
+      head.replaceChildren(head.querySelector(".who"));
+      [[next.dealer, texts.deals], [next.leader, texts.leads]].forEach(function (tag) {
+        if (tag[0] !== seat) return;
+        var span = document.createElement("span");
+        span.className = "tag";
+        span.textContent = tag[1];
+        head.append(" ", span);
+      });
+      [0, 1].forEach(function (column) {
+        var wait = document.createElement("span");
+        if (column === 0 && row.hasAttribute("data-no-bid")) {
+          wait.className = "muted";
+          wait.textContent = texts.no_bid;
+        } else {
+          wait.className = "wait";
+          wait.setAttribute("aria-label", texts.not_yet);
+          wait.textContent = "·";
+        }
+        cell(row, column).replaceChildren(wait);
+      });
+      body.appendChild(row);
+    });
+    var balance = entry.querySelector(".balance");
+    if (balance) {
+      balance.innerHTML = next.to_bid;
+      balance.hidden = false;
+    }
+
+    keysFor(form, "bid", next.cards);
+    postTo(form, plan.urls.bid);
+    form.dataset.tricks = plan.urls.tricks;
+    form.dataset.top = next.top;
+    form.dataset.counts = JSON.stringify(next.counts);
+    form.dataset.askTricks = texts.ask_tricks;
+    if (plan.sealed) form.dataset.sealed = plan.sealed;
+    // When the dealer rule holds, as the engine put it (V1; V2: the dealer strictly ahead).
+    var holds = next.holds === "always" || (next.holds === "dealer_leads" && totals.every(function (t, s) {
+      return s === next.dealer || totals[next.dealer] > t;
+    }));
+    if (holds && next.why_total) {
+      form.dataset.bids = JSON.stringify(next.bids);
+      form.dataset.whyTotal = next.why_total;
+    } else {
+      delete form.dataset.bids;
+    }
+    var first = entry.querySelector('tr[data-seat="' + next.bidders[0] + '"]');
+    first.classList.add("now");
+    form.querySelector("input[name=seat]").value = first.dataset.seat;
+    var ask = form.querySelector(".ask");
+    if (ask) ask.innerHTML = texts.bids.replace("{name}", escapeHtml(nameOf(first)));
+    limitBids(form, rowsOf(entry), first);
+    return true;
+  }
+
+  // A bid, a trick count or "the rest made their bids" tapped while offline: write it into
+  // the table, then ask for the next player's as the server would have (it checks every
+  // rule when it gets them). What the counts do comes with the form as the engine's data
+  // (data-counts): the highest count the next player may be given with so many tricks
+  // taken, and what fills itself in with so many counts missing and so many tricks taken;
+  // the bid keys likewise (limitBids); a round complete goes on to the next (nextRound).
+  function draw(item) {
+    var params = new URLSearchParams(item.body);
+    var entry = document.getElementById("entry");
+    var form = entry && entry.querySelector("form.taps");
+    item.round = entry && entry.dataset.round;
+    // An entry queued before entries had kinds: a bid or a count by its fields.
+    if (!item.kind) item.kind = params.has("bid") ? "bid" : params.has("tricks") ? "tricks" : "other";
+    if (item.kind === "trump" || item.kind === "other" || !form) return;
+    var rows = rowsOf(entry);
+    var steps = form.dataset.counts ? JSON.parse(form.dataset.counts) : null;
+    var column = item.kind === "bid" ? 0 : 1;
+    var row = null;
+    if (item.kind === "rest") {
+      var counts = steps ? restCounts(rows, steps) : null;
+      if (!counts) return;  // the server will say why
+      rows.forEach(function (r, i) {
+        if (isNaN(countOf(r))) cell(r, 1).replaceChildren(unsavedMark(String(counts[i]), counts[i]));
+      });
+      row = rows[0];
+    } else {
+      var value = params.get(column ? "tricks" : "bid");
+      row = rows.filter(function (r) { return r.dataset.seat === params.get("seat"); })[0];
+      if (!row) return;
+      // Sealed bids (V3, V4) stay sealed on screen.
+      cell(row, column).replaceChildren(
+        unsavedMark(column ? value : form.dataset.sealed || value, value));
+    }
+    var open = rows.filter(function (r) { return waiting(r, column); });
+    var asked = null;
+    if (column === 0 && !open.length && form.dataset.tricks && steps) {
+      toTricks(form, steps);
+      column = 1;
+      open = rows.filter(function (r) { return waiting(r, 1); });
+      asked = form.dataset.askTricks;
+    } else if (column === 1 && steps && open.length) {
+      var taken = rows.reduce(function (sum, r) {
+        var n = countOf(r);
+        return isNaN(n) ? sum : sum + n;
+      }, 0);
+      var fill = steps.fill[open.length + " " + taken];
+      if (fill !== undefined) {
+        open.forEach(function (r) { cell(r, 1).replaceChildren(unsavedMark(String(fill), fill)); });
+        open = [];
+      }
+      form.querySelectorAll("button[name=tricks]").forEach(function (key) {
+        key.disabled = parseInt(key.value, 10) > steps.top[taken];
+      });
+    }
+    var ask = form.querySelector(".ask");
+    var next = open[0];
+    rows.forEach(function (r) { r.classList.remove("now"); });
+    var balance = entry.querySelector(".balance");
+    if (balance) balance.hidden = true;  // worked out again when the server has the entries
+    if (!next) {
+      if (column === 1 && nextRound(entry, form, rows)) return;
+      form.querySelector(".keys").hidden = true;
+      entry.querySelectorAll(".rest-form").forEach(function (el) { el.hidden = true; });
+      if (ask) ask.textContent = net.dataset.waiting;
+      return;
+    }
+    next.classList.add("now");
+    var oldName = nameOf(row);
+    var newName = nameOf(next);
+    form.querySelector("input[name=seat]").value = next.dataset.seat;
+    if (column === 0) {
+      form.querySelectorAll(".why").forEach(function (why) {  // e.g. "no full bid" (V7)
+        why.textContent = why.textContent.split(oldName).join(newName);
+      });
+      limitBids(form, rows, next);
+    } else {
+      restButton(entry, form, rows, steps);
+    }
+    if (ask && asked) {
+      ask.textContent = asked.replace("{name}", newName);
+    } else if (ask && column === 1 && texts.ask_tricks) {
+      ask.textContent = texts.ask_tricks.replace("{name}", newName);
+    } else if (ask) {
+      var walker = document.createTreeWalker(ask, NodeFilter.SHOW_TEXT);
+      while (walker.nextNode()) {
+        var text = walker.currentNode;
+        if (text.nodeValue.indexOf(oldName) >= 0) {
+          text.nodeValue = text.nodeValue.replace(oldName, newName);
+          break;
+        }
+      }
+    }
+  }
+
+  // Undo of the last entry not sent yet: it leaves the queue, and the rest is drawn again.
+  // An entry already sent may have arrived: its Undo waits for the server's answer.
+  function offlineUndo() {
+    var entry = document.getElementById("entry");
+    if (!entry) return;
+    entry.querySelectorAll(".offline-undo").forEach(function (el) { el.remove(); });
+    var last = queue[queue.length - 1];
+    if (!last || last.sent || !base() || ["bid", "tricks", "rest"].indexOf(last.kind) < 0) return;
+    var seat = new URLSearchParams(last.body).get("seat");
+    var row = entry.querySelector('tr[data-seat="' + seat + '"]');
+    var label = last.kind === "rest" || !row ? texts.undo
+      : texts[last.kind === "bid" ? "undo_bid" : "undo_tricks"].replace("{name}", nameOf(row));
+    var line = document.createElement("p");
+    line.className = "undo-line offline-undo";
+    if (last.round && last.round !== entry.dataset.round) {
+      var note = document.createElement("span");
+      note.setAttribute("role", "status");
+      note.textContent = texts.scored.replace("{n}", last.round) + " ";
+      line.appendChild(note);
+    }
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "secondary small undo";
+    button.setAttribute("data-offline-undo", "");
+    button.textContent = "↶ " + label;
+    line.appendChild(button);
+    var place = entry.querySelector(".seats-form") || entry;
+    place.appendChild(line);
+  }
+
+  function redraw(added) {
+    fresh();
+    var shown = base();
+    if (shown) {
+      restore(shown);
+      queue.forEach(draw);
+    } else if (added) {
+      draw(added);
+    }
+    offlineUndo();
+    api.show();
+    // The tapped key was drawn anew: someone entering with a keyboard goes on at the next.
+    var focused = document.activeElement;
+    if (added && (!focused || focused === document.body)) {
+      var next = document.querySelector("#entry form.taps .key:not([disabled])");
+      if (next) next.focus({ preventScroll: true });
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest("[data-offline-undo]") || !api.takeBack()) return;
+    var shown = api.shown();
+    if (!api.queue().length && shown) restore(shown);
+    redraw(null);
+    var key = document.querySelector("#entry form.taps .key:not([disabled])");
+    if (key) key.focus({ preventScroll: true });
+  });
+
+  // What can't be drawn (a correction, a take-back) would go out on top of a round the
+  // page doesn't show: refused while offline, next to the button.
+  function refuse(elt) {
+    fresh();
+    var form = elt && elt.closest("form");
+    document.querySelectorAll(".offline-refused").forEach(function (el) { el.remove(); });
+    var alert = document.createElement("p");
+    alert.className = "alert offline-refused";
+    alert.setAttribute("role", "alert");
+    alert.textContent = texts.online_only || net.dataset.offline;
+    if (form && form.parentNode) form.parentNode.insertBefore(alert, form);
+    else if (api.banner) api.banner.before(alert);
+  }
+
+  // Once everything is sent: the server's totals against the ones drawn here.
+  function compare(check) {
+    fresh();
+    var entry = document.getElementById("entry");
+    var theirs = entry && entry.dataset.totals;
+    if (check && drawn && theirs && theirs !== JSON.stringify(drawn) && api.banner) {
+      api.banner.hidden = false;
+      api.banner.textContent = texts.differs;
+    }
+    drawn = null;
+  }
+
+  return {
+    redraw: redraw,
+    refuse: refuse,
+    compare: compare,
+    undoLine: function () { fresh(); offlineUndo(); },
+    // A page older than what the server last showed (the worker's copy): brought up to it.
+    catchUp: function () {
+      var shown = api.shown();
+      if (shown) restore(shown);
+    }
+  };
+};

@@ -1,0 +1,230 @@
+"""A whole evening without a connection (Playwright's offline mode): the scorer enters
+round after round offline from the rest of the game the page brought as the engine's data,
+reloads the page once in the middle (the service worker opens it from its copy and the
+queue is drawn on it again), takes a queued entry back, and once the network returns
+everything is sent in order: the totals on screen are the server's, and every round is
+stored once. And when another phone changed the game meanwhile, the page says so and
+shows what the server holds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+from playwright.sync_api import BrowserContext, Page, expect
+
+from scorekeeper import transaction
+from scorekeeper.extensions import db
+from scorekeeper.models import Change
+from scorekeeper.services import games as game_service
+from tests.browser.test_offline import NAMES, key, new_game, open_pad, row, seat_rows
+
+# Polled: whether the service worker keeps this page (the answer of the last look).
+KEPT = """() => {
+  caches.open("pages").then(c => c.match(location.origin + location.pathname))
+    .then(found => { window.kept = Boolean(found); });
+  return window.kept === true;
+}"""
+PLAN = [1, 3, 5, 7, 9, 11, 12, 13, 14, 15]  # V8, four players
+
+
+def played(app: Flask, public_id: str, rounds: int) -> None:
+    """Rounds 1 to ``rounds`` recorded by the server: bids of 0, Ann took every trick."""
+    with app.app_context(), transaction.atomic():
+        game = game_service.get_game(public_id)
+        for cards in PLAN[:rounds]:
+            game_service.record_round(game, [0] * 4, [cards, 0, 0, 0])
+
+
+def totals_on_screen(page: Page, number: int) -> list[int]:
+    """The running totals in round ``number``'s row of the pad, in seat order."""
+    texts = page.eval_on_selector_all(
+        f"#round-{number} td.total", "tds => tds.map(td => td.lastChild.textContent.trim())"
+    )
+    return [int(t.replace("\N{MINUS SIGN}", "-")) for t in texts]
+
+
+def server(app: Flask, public_id: str) -> tuple[list[int], list[list[int | None]], int]:
+    """The stored totals, each round's bids, and how many bids the change log holds."""
+    with app.app_context():
+        db.session.expire_all()
+        game = game_service.get_game(public_id)
+        totals = list(game_service.sheet_of(game).totals)
+        bids = [[r.bid for r in rnd.results] for rnd in game.rounds]
+        logged = db.session.scalars(db.select(Change).filter_by(game=game, action="bid")).all()
+        return totals, bids, len(logged)
+
+
+def errors_of(page: Page) -> list[str]:
+    """The page's script errors, as they happen."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def round_3_offline(
+    page: Page, context: BrowserContext, app: Flask, live_server: str, kept: bool = False
+) -> str:
+    """A short game with the dealer rule (V1, V8), rounds 1 and 2 played, open on the
+    scorer's phone at round 3 (``kept``: once the service worker keeps the page, and then
+    a trump recorded, so that its copy is older than the pad), which then loses its
+    connection. Returns the game's id."""
+    public_id, link = new_game(app, {"round_plan": "short", "dealer_rule": "plus_minus_one"})
+    played(app, public_id, 2)
+    open_pad(page, live_server + link)
+    expect(page.locator("#entry-title")).to_contain_text("Round 3")
+    if kept:
+        page.wait_for_function(KEPT)
+        # One more tap online: the worker's copy of the page is older than the pad now.
+        page.locator(".trump-pick summary").click()
+        page.locator("form.trump-form button[value=red]").click()
+        expect(page.locator("#net")).to_contain_text("Saved ✓")
+    context.set_offline(True)
+    expect(page.locator("#net")).to_contain_text("Offline")
+    return public_id
+
+
+def bid_round(page: Page, cards: int) -> list[str]:
+    """The bids of a round: 1, 0, 0 and the dealer 1 (V1 holds back cards − 1 for the
+    dealer: the others bid 1 of the ``cards``). Returns the players in bidding order."""
+    order = seat_rows(page)
+    key(page, 1)
+    key(page, 0)
+    key(page, 0)
+    expect(page.locator("form.taps .ask")).to_contain_text(order[3])
+    keys = page.locator("form.taps .keys")
+    expect(keys.get_by_role("button", name=str(cards - 1), exact=True)).to_be_disabled()
+    expect(page.locator(f"#why-bid-{cards - 1}")).to_contain_text(f"{order[3]} can't bid")
+    key(page, 1)
+    expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {order[0]} took")
+    return order
+
+
+def test_r16_v1_v8_a_whole_game_entered_offline_with_a_reload_is_stored_once(
+    page: Page, context: BrowserContext, app: Flask, live_server: str, artifacts: Path
+) -> None:
+    errors = errors_of(page)
+    public_id = round_3_offline(page, context, app, live_server, kept=True)
+    _, _, bids_before = server(app, public_id)
+
+    queued = 0
+    for number in range(3, 11):
+        cards = PLAN[number - 1]
+        expect(page.locator("#entry-title")).to_contain_text(f"Round {number}")
+        if number == 5:  # a bid taken back before it was ever sent
+            first = seat_rows(page)[0]
+            key(page, 1)
+            key(page, 2)
+            undo = page.locator("[data-offline-undo]")
+            expect(undo).to_have_text(f"↶ Undo {seat_rows(page)[1]}'s bid")
+            undo.click()
+            expect(page.locator("form.taps .ask")).to_contain_text(seat_rows(page)[1])
+            expect(row(page, first).locator(".val.unsaved")).to_contain_text("1")
+            expect(page.locator(".val.unsaved")).to_have_count(1)
+            undo.click()  # and the one before it
+            expect(page.locator(".val.unsaved")).to_have_count(0)
+            expect(page.locator("form.taps .ask")).to_contain_text(first)
+        if number == 7:  # a reload in the middle of a round, still offline
+            key(page, 1)
+            key(page, 0)
+            page.reload()
+            expect(page.locator("#entry-title")).to_contain_text("Round 7")
+            expect(page.locator("#round-3 .trump-mark")).to_be_visible()  # as last shown
+            expect(page.locator("table.seats .val.unsaved")).to_have_count(2)
+            expect(page.locator("#round-6.unsaved")).to_be_visible()
+            expect(page.locator("#net")).to_contain_text(f"{queued + 2} entries not saved yet")
+            order = seat_rows(page)
+            key(page, 0)
+            key(page, 1)
+            expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {order[0]} took")
+        else:
+            order = bid_round(page, cards)
+        if number == 8:
+            page.screenshot(path=artifacts / "pad-offline-round-8.png", full_page=True)
+        if number % 2:
+            key(page, cards - 1)  # the first took all but one: the rest made their bids
+            rest = page.locator("form.rest-form button")
+            expect(rest).to_have_text("✓ The rest made their bids")
+            rest.click()
+            queued += 6
+        else:
+            key(page, 1)  # made it
+            key(page, cards - 2)  # bid 0: off by cards − 2
+            key(page, 1)  # every trick is taken: the dealer took 0 and missed
+            queued += 7
+        expect(page.locator(f"#round-{number}.unsaved")).to_be_visible()
+        expect(page.locator("#net")).to_contain_text(f"{queued} entries not saved yet")
+    expect(page.locator("form.taps .ask")).to_contain_text("Not saved yet")
+    drawn = totals_on_screen(page, 10)
+    totals, bids, _ = server(app, public_id)
+    assert [b for rnd in bids[2:] for b in rnd if b is not None] == []  # none reached it
+
+    context.set_offline(False)
+    expect(page.locator("#net")).to_contain_text("Saved ✓", timeout=60_000)
+    expect(page.locator(".final, #entry[data-mode=final]")).not_to_have_count(0)
+    expect(page.locator("#pad tr.unsaved")).to_have_count(0)
+    totals, bids, bids_after = server(app, public_id)
+    assert drawn == totals == totals_on_screen(page, 10)
+    assert len(bids) == 10 and bids_after - bids_before == 8 * 4  # each bid stored once
+    for number, stored in enumerate(bids[2:], start=3):
+        dealer = (number - 1) % 4
+        assert stored[dealer] == 1 and sorted(stored) == [0, 0, 1, 1], (number, stored)
+    expect(page.locator("#unsaved")).to_be_hidden()
+    assert errors == []
+
+
+def test_a_game_changed_elsewhere_meanwhile_shows_the_servers_truth_and_says_so(
+    page: Page, context: BrowserContext, app: Flask, live_server: str
+) -> None:
+    """Offline, this phone enters round 3 and starts round 4; another phone records round
+    3 otherwise. Back online the server refuses the first entry: the page says so, drops
+    what was made on top of it, and shows the rounds and totals the server holds."""
+    errors = errors_of(page)
+    public_id = round_3_offline(page, context, app, live_server)
+    bid_round(page, 5)
+    key(page, 1)
+    key(page, 3)
+    key(page, 1)
+    expect(page.locator("#entry-title")).to_contain_text("Round 4")
+    key(page, 2)
+    expect(page.locator("#net")).to_contain_text("8 entries not saved yet")
+    with app.app_context(), transaction.atomic():  # the other phone
+        game_service.record_round(game_service.get_game(public_id), [0] * 4, [0, 5, 0, 0])
+
+    context.set_offline(False)
+    expect(page.locator("#unsaved")).to_contain_text("Already recorded by someone else")
+    expect(page.locator("#pad tr.unsaved")).to_have_count(0)
+    expect(page.locator(".val.unsaved")).to_have_count(0)
+    expect(page.locator("#net")).not_to_contain_text("not saved yet")
+    expect(page.locator("#entry-title")).to_contain_text("Round 4")
+    expect(page.locator("table.seats .wait")).not_to_have_count(0)  # round 4 as stored: empty
+    totals, bids, _ = server(app, public_id)
+    assert len(bids) == 3 and bids[2] == [0, 0, 0, 0]
+    expect(page.locator("#round-3 td.total").last).to_contain_text(str(totals[3]))
+    assert totals_on_screen(page, 3) == totals
+    assert NAMES[1] in seat_rows(page) and errors == []
+
+
+def test_what_the_page_cant_draw_is_refused_offline_where_it_was_tapped(
+    page: Page, context: BrowserContext, app: Flask, live_server: str
+) -> None:
+    """Taking back a bid the server holds can't be drawn offline: the page says so next to
+    it, queues nothing, and the bid stays; a queued bid's own Undo works instead."""
+    errors = errors_of(page)
+    public_id, link = new_game(app)
+    open_pad(page, live_server + link)
+    key(page, 0)  # Ben, online
+    expect(page.locator("#net")).to_contain_text("Saved ✓")
+    context.set_offline(True)
+    expect(page.locator("#net")).to_contain_text("Offline")
+    expect(page.locator("#entry .undo-line")).to_be_hidden()  # the server's Undo needs it
+    row(page, "Ben").locator("button[name=clear]").click()
+    expect(page.locator(".offline-refused")).to_have_text(
+        "Not while offline: this can be done once the connection is back."
+    )
+    expect(page.locator("#net")).not_to_contain_text("not saved yet")
+    expect(row(page, "Ben").locator("td").nth(0)).to_have_text("0")
+    context.set_offline(False)
+    expect(page.locator("#net")).not_to_contain_text("Offline")
+    expect(page.locator("#entry .undo-line")).to_be_visible()
+    assert server(app, public_id)[1] == [[None, 0, None, None]] and errors == []
