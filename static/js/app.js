@@ -351,7 +351,7 @@
         .catch(function () { /* offline: the open round is still drawn from its form */ });
       var script = new Promise(function (resolve) {
         var tag = document.createElement("script");
-        tag.src = hooks.dataset.script;
+        tag.src = hooks.dataset.drawer;
         tag.onload = function () { drawer = window.scorekeeperOffline(api); resolve(); };
         tag.onerror = function () { resolve(); };
         document.head.appendChild(tag);
