@@ -45,6 +45,7 @@ from flask import Flask, Response
 from sqlalchemy import Connection, Engine, event
 from sqlalchemy.orm import Mapper, Session, object_session
 
+from scorekeeper import i18n
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 
@@ -279,7 +280,9 @@ def stream(app: Flask, environ: dict[str, Any], game: str, version: int) -> Resp
     body: Iterator[bytes] | list[bytes]
     if hold is not None:
         if not hold(game, version):
-            response = Response("The live channel is full; asking now and then.\n", 503)
+            response = Response(
+                i18n._("The live channel is full; asking now and then.") + "\n", 503
+            )
             response.headers["Retry-After"] = "10"
             response.headers["Cache-Control"] = "no-store"
             return response

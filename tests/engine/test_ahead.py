@@ -14,6 +14,8 @@ from scorekeeper.engine import (
     RoundEntry,
     RuleSet,
     Scoring,
+    bid_steps,
+    count_steps,
     dealer_of_round,
     dealer_rule_applies,
     game_ahead,
@@ -47,7 +49,7 @@ def test_r4_r5_r6_rounds_ahead_follow_the_plan_dealers_and_order(
         assert list(rnd.order) == draft.order and rnd.leader == draft.order[0]
         assert list(rnd.bidders) == draft.bidders
         assert rnd.top == draft.limits.top
-        assert rnd.count_steps == draft.count_steps
+        assert rnd.count_steps == count_steps(draft)
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=range(len(RULE_SETS)))
@@ -66,7 +68,7 @@ def test_v1_v2_the_dealer_rule_holds_as_the_engine_decides_each_round(rules: Rul
             assert applies == expected
         if rnd.holds is not DealerRuleHolds.NEVER:
             draft = RoundDraft.empty(rules, rnd.number, rnd.cards, rnd.dealer, ahead_of_all)
-            assert rnd.bid_steps == draft.bid_steps
+            assert rnd.bid_steps == bid_steps(draft)
         else:
             assert rnd.bid_steps.refused == ()
 
