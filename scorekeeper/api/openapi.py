@@ -455,8 +455,48 @@ def _circle_schemas() -> Schema:
                     "description": "Share of the rounds with a bid where the bid was exact; "
                     "null before the first.",
                 },
+                "rating": {
+                    **_nullable(_ref("Rating")),
+                    "description": "The player's rating in the circle; null before their "
+                    "first finished game.",
+                },
                 "links": _closed({"self": {"type": "string"}}),
             }
+        ),
+        "Rating": _closed(
+            {
+                "value": {
+                    "type": "integer",
+                    "description": "The rating as the pages show it: 1000 + 25 × (mu − 3 × "
+                    "sigma), a cautious estimate (everyone starts at 1000).",
+                },
+                "margin": {
+                    **COUNT,
+                    "description": "How far the skill may lie from its estimate, in the "
+                    "same points (2 × 25 × sigma).",
+                },
+                "games": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "Finished games the rating rests on.",
+                },
+                "provisional": {
+                    "type": "boolean",
+                    "description": "Fewer than 5 games: the rating is still settling.",
+                },
+                "mu": {
+                    "type": "number",
+                    "description": "The skill estimate (openskill's "
+                    "Plackett-Luce model; a new player's is 25).",
+                },
+                "sigma": {
+                    "type": "number",
+                    "minimum": 0,
+                    "description": "Its uncertainty (a new player's is 25/3).",
+                },
+            },
+            description="A rating from the finishing places of the circle's finished "
+            "score pad games, in order of play; equal totals share a place.",
         ),
         "PlayerList": _closed(
             {
@@ -694,7 +734,7 @@ def document() -> Schema:
                     "listPlayers",
                     "The circle's players",
                     "PlayerList",
-                    "Every player of the circle with games, wins and exact-bid rate.",
+                    "Every player of the circle with games, wins, exact-bid rate and rating.",
                 ),
             },
             "/api/v1/circle/players/{player_id}": {
