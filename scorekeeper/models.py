@@ -259,7 +259,8 @@ class RatingStep(Model):
     """A player's rating after one rated game, in the circle's order of play (the games'
     finish times, then their ids): the player page's history, and where a recomputation
     after a correction, deletion or import starts from. ``place`` is the finishing place
-    (1 for a winner; equal totals share a place)."""
+    (1 for a winner; equal totals share a place); the winning streaks ride along, so the
+    page reads them from the latest step."""
 
     __tablename__ = "rating_step"
 
@@ -275,6 +276,8 @@ class RatingStep(Model):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)  # the player's rated games so far, this one too
+    run: Mapped[int] = mapped_column(Integer)  # games won in a row, ending with this one
+    best_run: Mapped[int] = mapped_column(Integer)  # the most won in a row so far
 
     __table_args__ = (
         # The circle's steps from a point in its order of play (recomputing from there).

@@ -49,6 +49,8 @@ def upgrade():
         sa.Column('mu', sa.Float(), nullable=False),
         sa.Column('sigma', sa.Float(), nullable=False),
         sa.Column('games', sa.Integer(), nullable=False),
+        sa.Column('run', sa.Integer(), nullable=False),
+        sa.Column('best_run', sa.Integer(), nullable=False),
         sa.ForeignKeyConstraint(
             ['circle_id'], ['circle.id'], name=op.f('fk_rating_step_circle_id_circle')
         ),

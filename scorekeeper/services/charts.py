@@ -267,9 +267,12 @@ def value_axis(lowest: int, highest: int, most: int) -> list[int]:
 RATING_SIZE = (420, 260)
 
 
-def rating_chart(values: list[int], label: str, size: tuple[int, int] = RATING_SIZE) -> Markup:
+def rating_chart(
+    values: list[int], label: str, first: int = 0, size: tuple[int, int] = RATING_SIZE
+) -> Markup:
     """SVG of a player's rating after each of their rated games (``values``, in order of
-    play), drawn like the running totals: a static picture with its ``label``."""
+    play, the first after game ``first``: 0 is before any), drawn like the running
+    totals: a static picture with its ``label``."""
     width, height = size
     axis = value_axis(min(values), max(values), _labels_fitting(height - _AROUND_PLOT))
     chart = pygal.Line(
@@ -281,7 +284,7 @@ def rating_chart(values: list[int], label: str, size: tuple[int, int] = RATING_S
         y_title=_("Rating"),
         show_y_guides=True,
         show_x_guides=False,
-        x_labels=[str(i) for i in range(len(values))],
+        x_labels=[str(first + i) for i in range(len(values))],
         x_labels_major_every=max(1, len(values) // 5) if len(values) > 11 else None,
         show_minor_x_labels=len(values) <= 11,
         explicit_size=False,

@@ -3,8 +3,8 @@
 Each sentence rests on numbers the statistics keep and shows them: exact bids by the
 cards in hand (``PlayerCards``), missed bids too high or too low (the seats' summaries),
 the points a round by the seat relative to the dealer (``PlayerPosition``), and
-winning streaks (the rating history's places). A sentence needs enough rounds or games
-behind it; before that it is left out.
+winning streaks (kept with the rating history, game by game). A sentence needs enough
+rounds or games behind it; before that it is left out.
 """
 
 from __future__ import annotations
@@ -149,20 +149,10 @@ def _seats(lines: Sequence[SeatLine]) -> str | None:
     )
 
 
-def win_streaks(steps: Sequence[Step]) -> tuple[int, int]:
-    """The longest run of games won in a row (a shared win counts), and the one going on
-    now, in order of play."""
-    longest = run = 0
-    for step in steps:
-        run = run + 1 if step.place == 1 else 0
-        longest = max(longest, run)
-    return longest, run
-
-
 def _streaks(steps: Sequence[Step]) -> list[str]:
-    longest, current = win_streaks(steps)
-    if not longest:
+    if not steps or not steps[-1].best_run:
         return []
+    longest, current = steps[-1].best_run, steps[-1].run
     out = [
         _n(
             "Longest winning streak: %(num)s game.",
@@ -186,8 +176,8 @@ def insights(s: PlayerStats, seats: Sequence[SeatLine], steps: Sequence[Step]) -
 
 @dataclass(frozen=True)
 class PlayerInsights:
-    """What a player's page shows besides the statistics: the rating, its history as a
-    chart, and the insights."""
+    """What a player's page shows besides the statistics: the rating, its latest history
+    as a chart, and the insights."""
 
     rating: Shown | None
     steps: list[Step]
@@ -201,8 +191,10 @@ def for_player(s: PlayerStats) -> PlayerInsights:
     chart = None
     if steps:
         chart = charts.rating_chart(
-            [BASE_POINT, *(step.rating.value for step in steps)],
+            # From where everyone starts, unless the chart begins later in the history.
+            [BASE_POINT] * (steps[0].rating.games == 1) + [s.rating.value for s in steps],
             _("Rating of %(name)s after each game", name=s.player.name),
+            first=steps[0].rating.games - 1,
         )
     return PlayerInsights(
         rating=steps[-1].rating if steps else None,

@@ -96,7 +96,10 @@ def places(seats: Sequence[tuple[int, int, bool]]) -> list[int]:
     return [1 + sum(other < mine for other in keys) for mine in keys]
 
 
-State = dict[int, tuple[float, float, int]]  # player → mu, sigma, rated games
+# player → mu, sigma, rated games, games won in a row now, most won in a row
+State = dict[int, tuple[float, float, int, int, int]]
+FRESH = (MODEL.mu, MODEL.sigma, 0, 0, 0)
+CHART_GAMES = 100  # the latest games a player's chart shows
 
 
 def rate(games: Iterable[Finished], state: State) -> list[dict[str, Any]]:
@@ -105,12 +108,14 @@ def rate(games: Iterable[Finished], state: State) -> list[dict[str, Any]]:
     steps: list[dict[str, Any]] = []
     for game in games:
         who = [player for player, _, _ in game.seats]
-        before = [state.get(p, (MODEL.mu, MODEL.sigma, 0)) for p in who]
-        teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma, _ in before]
+        before = [state.get(p, FRESH) for p in who]
+        teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma, *_ in before]
         ranks = places(game.seats)
         after = MODEL.rate(teams, ranks=[float(r) for r in ranks])
-        for player, (_, _, count), [new], place in zip(who, before, after, ranks, strict=True):
-            state[player] = (new.mu, new.sigma, count + 1)
+        for player, old, [new], place in zip(who, before, after, ranks, strict=True):
+            count, run, best = old[2] + 1, old[3] + 1 if place == 1 else 0, old[4]
+            best = max(best, run)
+            state[player] = (new.mu, new.sigma, count, run, best)
             steps.append(
                 {
                     "game_id": game.key[1],
@@ -119,7 +124,9 @@ def rate(games: Iterable[Finished], state: State) -> list[dict[str, Any]]:
                     "place": place,
                     "mu": new.mu,
                     "sigma": new.sigma,
-                    "games": count + 1,
+                    "games": count,
+                    "run": run,
+                    "best_run": best,
                 }
             )
     return steps
@@ -177,17 +184,24 @@ def _latest(conn: Connection, players: Sequence[int]) -> State:
             RatingStep.mu,
             RatingStep.sigma,
             RatingStep.games,
+            RatingStep.run,
+            RatingStep.best_run,
             latest.label("n"),
         )
         .where(RatingStep.player_id.in_(list(players)))
         .subquery()
     )
     rows = conn.execute(
-        select(ranked.c.player_id, ranked.c.mu, ranked.c.sigma, ranked.c.games).where(
-            ranked.c.n == 1
-        )
+        select(
+            ranked.c.player_id,
+            ranked.c.mu,
+            ranked.c.sigma,
+            ranked.c.games,
+            ranked.c.run,
+            ranked.c.best_run,
+        ).where(ranked.c.n == 1)
     )
-    return {player: (mu, sigma, games) for player, mu, sigma, games in rows}
+    return {player: (mu, sigma, games, run, best) for player, mu, sigma, games, run, best in rows}
 
 
 def replay(conn: Connection, circle_id: int, since: Key | None = None) -> int:
@@ -218,7 +232,7 @@ def replay(conn: Connection, circle_id: int, since: Key | None = None) -> int:
         conn.execute(delete(Rating).where(Rating.player_id.in_(players)))
         rows = [
             {"player_id": p, "circle_id": circle_id, "mu": mu, "sigma": sigma, "games": n}
-            for p, (mu, sigma, n) in sorted(state.items())
+            for p, (mu, sigma, n, *_) in sorted(state.items())
             if p in players
         ]
         if rows:
@@ -277,15 +291,19 @@ def circle_ratings(circle_id: int) -> dict[int, Shown]:
 
 @dataclass(frozen=True)
 class Step:
-    """A player's rating after one game, and their place in it."""
+    """A player's rating after one game, their place in it, and the games they had won
+    in a row then, and at most until then."""
 
     rating: Shown
     place: int
     finished_at: datetime
+    run: int = 0
+    best_run: int = 0
 
 
-def history(player_id: int) -> list[Step]:
-    """A player's rating game by game, in order of play (one query on an index)."""
+def history(player_id: int, limit: int = CHART_GAMES) -> list[Step]:
+    """A player's rating after each of their latest ``limit`` games, in order of play
+    (one query on an index: the cost stays that of ``limit`` games)."""
     rows = db.session.execute(
         select(
             RatingStep.mu,
@@ -293,12 +311,16 @@ def history(player_id: int) -> list[Step]:
             RatingStep.games,
             RatingStep.place,
             RatingStep.finished_at,
+            RatingStep.run,
+            RatingStep.best_run,
         )
         .where(RatingStep.player_id == player_id)
-        .order_by(RatingStep.finished_at, RatingStep.game_id)
-    )
+        .order_by(RatingStep.finished_at.desc(), RatingStep.game_id.desc())
+        .limit(limit)
+    ).all()
     return [
-        Step(Shown(mu, sigma, games), place, _utc(when)) for mu, sigma, games, place, when in rows
+        Step(Shown(mu, sigma, games), place, _utc(when), run, best)
+        for mu, sigma, games, place, when, run, best in reversed(rows)
     ]
 
 

@@ -83,20 +83,28 @@ def test_too_few_rounds_say_nothing(app: Flask, fx: Fixture) -> None:
     assert not any("winning streak" in text for text in found)
 
 
-def _steps(*places: int) -> list[ratings.Step]:
-    when = datetime(2026, 1, 1, tzinfo=UTC)
-    return [ratings.Step(ratings.Shown(25, 8, i + 1), p, when) for i, p in enumerate(places)]
+def _streaks(places: tuple[int, ...]) -> tuple[int, int]:
+    """Player 1's longest and current winning run after games with these places."""
+    games = [
+        ratings.Finished(
+            (datetime(2026, 1, 1 + i, tzinfo=UTC), i + 1),
+            ((1, 100, True), (2, 0, False)) if place == 1 else ((1, 0, False), (2, 100, True)),
+        )
+        for i, place in enumerate(places)
+    ]
+    steps = [s for s in ratings.rate(games, {}) if s["player_id"] == 1]
+    return (steps[-1]["best_run"], steps[-1]["run"]) if steps else (0, 0)
 
 
 @pytest.mark.parametrize(
     ("places", "expected"),
     [
         ((), (0, 0)),
-        ((2, 3), (0, 0)),
+        ((2, 2), (0, 0)),
         ((1, 1, 2, 1), (2, 1)),
         ((1, 2, 1, 1, 1), (3, 3)),
-        ((1, 1, 1, 3, 1, 1), (3, 2)),
+        ((1, 1, 1, 2, 1, 1), (3, 2)),
     ],
 )
 def test_winning_streaks(places: tuple[int, ...], expected: tuple[int, int]) -> None:
-    assert insights.win_streaks(_steps(*places)) == expected
+    assert _streaks(places) == expected

@@ -471,3 +471,22 @@ def test_the_ratings_csv_is_the_circles_alone(client: FlaskClient, fx: Fixture) 
         .get_data(as_text=True)
     )
     assert "\r\n'=SUM(A1)," in csv_text
+
+
+def test_the_history_read_for_the_chart_is_the_latest_games(app: Flask, fx: Fixture) -> None:
+    """The page reads at most the latest games of a long history, in order of play."""
+    with app.app_context():
+        circle = the_circle()
+        for _ in range(3):
+            game, _token = game_service.create_game(
+                ["Ann", "Ben", "Cat"], 0, SHORT, circle_id=circle.id
+            )
+            for c in SHORT_CARDS:
+                game_service.record_round(game, [c, 0, 1], [c, 0, 0])
+            db.session.commit()
+        latest = ratings.history(fx.ann, limit=2)
+        everything = ratings.history(fx.ann)
+    assert [s.rating.games for s in everything] == [1, 2, 3, 4, 5]
+    assert latest == everything[-2:]
+    # g1 won, g2 lost, then three won: the streak is kept along.
+    assert [(s.run, s.best_run) for s in everything] == [(1, 1), (0, 1), (1, 1), (2, 2), (3, 3)]
