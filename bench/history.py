@@ -434,8 +434,10 @@ def main() -> None:
     )
     result["players_ratings"] = {k: round(v, 3) for k, v in players.items()}
     result["ratings"] = {k: round(v, 3) for k, v in costs.items()}
+    # The targets: every page within 1.5× of its 10-game self, the players page within
+    # 1.5× of itself without ratings, and the rating of an imported 1,000 games within 5 s.
     result["target_met"] = (
-        result["max_ratio"] <= 1.5 and players["ratio"] <= 1.5 and costs["import_s"] <= 5
+        result["max_ratio"] <= 1.5 and players["ratio"] <= 1.5 and costs["import_rating_s"] <= 5
     )
     if args.json:
         print(json.dumps(result))
