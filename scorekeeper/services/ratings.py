@@ -16,7 +16,8 @@ Stored: each player's rating now (``Rating``) and after each rated game
 (``RatingStep``). A game finishing after every rated game only appends; a change to one
 earlier in the order (a correction, an undo, a deletion or its undo, an import, a game
 moved into the circle) replays the circle from that game on, from the ratings its
-players had before it; a merge of two players replays the whole circle. Everything here
+players had before it; a merge of two players replays it from the first rated game of
+the name that goes. Everything here
 writes through a connection (core statements), so the migration that brought ratings in
 computes them the same way.
 
@@ -260,6 +261,17 @@ def rated_key(conn: Connection, game_id: int) -> Key | None:
     """Where the game stood when it was last rated, or ``None`` if it is not rated."""
     when = conn.scalar(select(RatingStep.finished_at).where(RatingStep.game_id == game_id).limit(1))
     return None if when is None else (_utc(when), game_id)
+
+
+def first_key(conn: Connection, player_id: int) -> Key | None:
+    """Where the player's first rated game stands in the order of play, if any."""
+    row = conn.execute(
+        select(RatingStep.finished_at, RatingStep.game_id)
+        .where(RatingStep.player_id == player_id)
+        .order_by(RatingStep.finished_at, RatingStep.game_id)
+        .limit(1)
+    ).first()
+    return None if row is None else (_utc(row[0]), row[1])
 
 
 def game_changed(conn: Connection, game: Game, was_rated: bool) -> None:

@@ -193,9 +193,13 @@ def merge_players(circle_id: int, keep_id: int, merge_id: int) -> Player:
         delete(Rivalry).where(or_(Rivalry.player_id == gone.id, Rivalry.other_id == gone.id))
     )
     stats.add_rivalries(moved_pairs)
-    # Their games are one player's now, rated in one line of play from the first.
+    # Their games are one player's now: rated again in one line of play from the first
+    # game of the name that goes (the kept name's games before it stand as they were).
     db.session.flush()
-    ratings.replay(db.session.connection(), circle_id)
+    conn = db.session.connection()
+    since = ratings.first_key(conn, gone.id)
+    if since is not None:
+        ratings.replay(conn, circle_id, since)
     db.session.execute(delete(Player).where(Player.id == gone.id))
     db.session.flush()
     db.session.expire_all()

@@ -210,6 +210,7 @@ def test_a_merge_rates_the_merged_games_as_one_players(app: Flask, fx: Fixture) 
         with transaction.atomic():
             roster.merge_players(fx.circle_id, fx.cat, player_id("Cath"))
         _close(_stored(fx.circle_id), _expected(G1, G2, later))
+        assert _from_scratch(fx.circle_id) == (_stored(fx.circle_id), _steps(fx.circle_id))
 
 
 def test_a_one_off_game_rates_once_moved_into_a_circle(app: Flask, fx: Fixture) -> None:
