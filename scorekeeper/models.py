@@ -15,6 +15,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -153,6 +154,9 @@ class Seat(Model):
     max_deficit: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # [[cards, rounds, exact], …] of this seat: what it adds to the player's PlayerCards.
     by_cards: Mapped[list[list[int]] | None] = mapped_column(JSON)
+    # [[position, rounds, points, bid rounds, exact], …] by the seat's place relative to
+    # each round's dealer: what it adds to the player's PlayerPosition.
+    by_position: Mapped[list[list[int]] | None] = mapped_column(JSON)
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(lazy="joined")
@@ -199,6 +203,23 @@ class PlayerCards(Model):
     exact: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class PlayerPosition(Model):
+    """A player's rounds by their seat relative to the round's dealer (0: dealing, 1:
+    bidding first, …), over all games: rounds, points scored, rounds with a bid, exact
+    bids. Kept up to date from the seats' ``by_position`` like ``PlayerCards``."""
+
+    __tablename__ = "player_position"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    rounds: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    bid_rounds: Mapped[int] = mapped_column(Integer, default=0)
+    exact: Mapped[int] = mapped_column(Integer, default=0)
+
+
 class Rivalry(Model):
     """Two players' finished games at the same table: how often ``player`` ended ahead of,
     behind, or level with ``other``. Kept up to date from the seats like ``PlayerCards``."""
@@ -215,6 +236,55 @@ class Rivalry(Model):
     ahead: Mapped[int] = mapped_column(Integer, default=0)
     behind: Mapped[int] = mapped_column(Integer, default=0)
     level: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Rating(Model):
+    """A player's rating in their circle as it stands after their latest rated game
+    (``services.ratings``): the skill estimate ``mu`` and its uncertainty ``sigma``, and
+    how many games it rests on. Kept with every change of a finished game, so the
+    players page reads one row a player."""
+
+    __tablename__ = "rating"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
+    )
+    circle_id: Mapped[int] = mapped_column(ForeignKey("circle.id"), index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+
+
+class RatingStep(Model):
+    """A player's rating after one rated game, in the circle's order of play (the games'
+    finish times, then their ids): the player page's history, and where a recomputation
+    after a correction, deletion or import starts from. ``place`` is the finishing place
+    (1 for a winner; equal totals share a place); the winning streaks ride along, so the
+    page reads them from the latest step."""
+
+    __tablename__ = "rating_step"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("game.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
+    )
+    circle_id: Mapped[int] = mapped_column(ForeignKey("circle.id"))
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    place: Mapped[int] = mapped_column(Integer)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)  # the player's rated games so far, this one too
+    run: Mapped[int] = mapped_column(Integer)  # games won in a row, ending with this one
+    best_run: Mapped[int] = mapped_column(Integer)  # the most won in a row so far
+
+    __table_args__ = (
+        # The circle's steps from a point in its order of play (recomputing from there).
+        Index("ix_rating_step_circle_order", "circle_id", "finished_at", "game_id"),
+        # A player's history in order, and their last step before a point.
+        Index("ix_rating_step_player_order", "player_id", "finished_at", "game_id"),
+    )
 
 
 class Round(Model):

@@ -124,7 +124,7 @@ def get_circle() -> Response:
 
 @bp.get("/circle/players", **ROUTE)
 def list_players() -> Response:
-    """The circle's players by name, with games, wins and exact-bid rate."""
+    """The circle's players by name, with games, wins, exact-bid rate and rating."""
     circle = _circle()
     return jsonify({"players": [player_line_json(p) for p in stats.player_lines(circle.id)]})
 

@@ -317,7 +317,7 @@ def _paths() -> Schema:
                 "listPlayers",
                 "The circle's players",
                 "PlayerList",
-                "Every player of the circle with games, wins and exact-bid rate.",
+                "Every player of the circle with games, wins, exact-bid rate and rating.",
             ),
         },
         "/api/v1/circle/players/{player_id}": {

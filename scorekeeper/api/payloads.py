@@ -31,6 +31,7 @@ from scorekeeper.models import Circle, Game
 from scorekeeper.services import games as game_service
 from scorekeeper.services.errors import Conflict, Rejected
 from scorekeeper.services.padview import Row, pad_view
+from scorekeeper.services.ratings import Shown
 from scorekeeper.services.stats import GameLine, PlayerLine, PlayerStats, Record, Records
 
 M = TypeVar("M", bound=Closed)
@@ -176,6 +177,20 @@ def _player_link(player_id: int) -> str:
     return url_for("api.get_player", player_id=player_id)
 
 
+def rating_json(rating: Shown | None) -> dict[str, Any] | None:
+    """A rating as the pages show it, with the model's own numbers."""
+    if rating is None:
+        return None
+    return {
+        "value": rating.value,
+        "margin": rating.margin,
+        "games": rating.games,
+        "provisional": rating.provisional,
+        "mu": rating.mu,
+        "sigma": rating.sigma,
+    }
+
+
 def player_line_json(line: PlayerLine) -> dict[str, Any]:
     """A player's line in the circle's list of players."""
     return {
@@ -184,6 +199,7 @@ def player_line_json(line: PlayerLine) -> dict[str, Any]:
         "games": line.games,
         "wins": line.wins,
         "exact_rate": line.exact_rate,
+        "rating": rating_json(line.rating),
         "links": {"self": _player_link(line.id)},
     }
 

@@ -515,6 +515,26 @@ class Circle(Closed):
     links: CircleLinks
 
 
+class Rating(Closed):
+    """A rating from the finishing places of the circle's finished score pad games, in
+    order of play; equal totals share a place."""
+
+    value: int = Field(
+        description="The rating as the pages show it: 1000 + 25 × (mu − 3 × sigma), a "
+        "cautious estimate (everyone starts at 1000)."
+    )
+    margin: Count = Field(
+        description="How far the skill may lie from its estimate, in the same points "
+        "(2 × 25 × sigma)."
+    )
+    games: int = Field(ge=1, description="Finished games the rating rests on.")
+    provisional: bool = Field(description="Fewer than 5 games: the rating is still settling.")
+    mu: float = Field(
+        description="The skill estimate (openskill's Plackett-Luce model; a new player's is 25)."
+    )
+    sigma: float = Field(ge=0, description="Its uncertainty (a new player's is 25/3).")
+
+
 class PlayerLine(Closed):
     """A player's line in the circle's list of players."""
 
@@ -524,6 +544,9 @@ class PlayerLine(Closed):
     wins: Count = Field(description="Finished games won (shared wins count).")
     exact_rate: Rate = Field(
         description="Share of the rounds with a bid where the bid was exact; null before the first."
+    )
+    rating: Rating | None = Field(
+        description="The player's rating in the circle; null before their first finished game."
     )
     links: SelfLink
 

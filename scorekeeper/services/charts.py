@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 from xml.etree.ElementTree import Element, tostring
 
 import pygal
@@ -141,6 +142,26 @@ _LEGEND_ROW = 26
 _LABEL_GAP = 3
 
 
+def _labels_fitting(plot: float) -> int:
+    """How many labels an axis of ``plot`` units has room for."""
+    return int(plot / (_LABEL_GAP * _STYLE.label_font_size)) + 1
+
+
+def _line_options(size: tuple[int, int], axis: list[int]) -> dict[str, Any]:
+    """What every line chart here shares: a static drawing of ``size`` in our style, the
+    values axis labelled at ``axis`` in the reader's format (a real minus sign)."""
+    return {
+        "js": [],
+        "disable_xml_declaration": True,
+        "style": _STYLE,
+        "width": size[0],
+        "height": size[1],
+        "y_labels": [{"value": v, "label": number(v)} for v in axis],
+        "value_formatter": number,
+        "dots_size": 3.5,
+    }
+
+
 def totals_axis(lowest: int, highest: int, most: int) -> list[int]:
     """The labels of the totals axis: a round step (10, 20, 25, 50, 100, …) that needs at
     most ``most`` labels, from 0 or a multiple of it below the lowest total to one at or
@@ -175,21 +196,11 @@ def running_totals(
     columns = max(1, round(math.sqrt(len(names))))
     legend_rows = math.ceil(len(names) / columns) if names and legend else 0
     plot = height - _AROUND_PLOT - legend_rows * _LEGEND_ROW - (30 if title else 0)
-    axis = totals_axis(
-        min(values), max(values), int(plot / (_LABEL_GAP * _STYLE.label_font_size)) + 1
-    )
+    # The axis goes from a round number below the lowest total to one above the highest.
+    axis = totals_axis(min(values), max(values), _labels_fitting(plot))
     chart = pygal.Line(
-        js=[],
-        disable_xml_declaration=True,
-        style=_STYLE,
-        width=width,
-        height=height,
-        # The axis goes from a round number below the lowest total to one above the
-        # highest; labels in the reader's format, negatives with a real minus sign.
-        y_labels=[{"value": v, "label": number(v)} for v in axis],
-        value_formatter=number,
+        **_line_options(size, axis),
         show_dots=len(points[0]) <= 21 if points else True,
-        dots_size=3.5,
         show_legend=legend,
         legend_at_bottom=True,
         # No legend_at_bottom_columns: pygal sizes the legend's rows as players // columns
@@ -260,3 +271,48 @@ def game_chart(view: PadView, size: tuple[int, int] = PHONE_SIZE, legend: bool =
     # pygal escapes the names it writes; the SVG is our own server-made markup.
     svg = running_totals(points, view.names, size=size, legend=legend)
     return GameChart(Markup(svg), bids, len(complete))
+
+
+def value_axis(lowest: int, highest: int, most: int) -> list[int]:
+    """Labels for an axis of values far from 0 (ratings): a round step (10, 20, 25, 50,
+    100, …) that needs at most ``most`` labels, from a multiple of it at or below the
+    lowest value to one at or above the highest."""
+    for power in range(1, 12):
+        for factor in _STEPS:
+            step = round(factor * 10**power)
+            bottom = math.floor(lowest / step) * step
+            top = max(math.ceil(highest / step) * step, bottom + step)
+            if (top - bottom) // step + 1 <= max(most, 2):
+                return list(range(bottom, top + 1, step))
+    raise ValueError(f"No scale fits values from {lowest} to {highest}.")
+
+
+# The rating chart has no legend: a wider, lower drawing.
+RATING_SIZE = (420, 260)
+
+
+def rating_chart(
+    values: list[int], label: str, first: int = 0, size: tuple[int, int] = RATING_SIZE
+) -> Markup:
+    """SVG of a player's rating after each of their rated games (``values``, in order of
+    play, the first after game ``first``: 0 is before any), drawn like the running
+    totals: a static picture with its ``label``."""
+    width, height = size
+    axis = value_axis(min(values), max(values), _labels_fitting(height - _AROUND_PLOT))
+    chart = pygal.Line(
+        **_line_options(size, axis),
+        show_dots=len(values) <= 21,
+        show_legend=False,
+        truncate_label=-1,
+        x_title=_("Games"),
+        y_title=_("Rating"),
+        show_y_guides=True,
+        show_x_guides=False,
+        x_labels=[str(first + i) for i in range(len(values))],
+        x_labels_major_every=max(1, len(values) // 5) if len(values) > 11 else None,
+        show_minor_x_labels=len(values) <= 11,
+        explicit_size=False,
+    )
+    chart.add(label, values, stroke_style={"width": _LINE_WIDTH})
+    # pygal escapes the label it writes; the SVG is our own server-made markup.
+    return Markup(tostring(_static(chart.render_tree(), label), encoding="unicode"))

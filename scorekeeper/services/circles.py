@@ -31,10 +31,11 @@ from scorekeeper.models import (
     Game,
     Player,
     PlayerCards,
+    PlayerPosition,
     Rivalry,
     RoundResult,
 )
-from scorekeeper.services import changelog, stats
+from scorekeeper.services import changelog, ratings, stats
 from scorekeeper.services import games as game_service
 from scorekeeper.services.errors import NotFound, Rejected
 from scorekeeper.services.players import fold_text
@@ -225,6 +226,7 @@ def move_game(game: Game, circle: Circle) -> None:
     # The one-off players' statistics were this game's alone: drop them, and count the
     # game afresh for the circle's players below.
     db.session.execute(delete(PlayerCards).where(PlayerCards.player_id.in_(old_ids)))
+    db.session.execute(delete(PlayerPosition).where(PlayerPosition.player_id.in_(old_ids)))
     db.session.execute(
         delete(Rivalry).where(or_(Rivalry.player_id.in_(old_ids), Rivalry.other_id.in_(old_ids)))
     )
@@ -245,12 +247,14 @@ def move_game(game: Game, circle: Circle) -> None:
             db.session.delete(player)
     for seat in game.seats:
         seat.by_cards = None
+        seat.by_position = None
         seat.won = None
         seat.total = 0
     game.circle_id = circle.id
     stats.summarise(game, game_service.sheet_of(game))
     game.changes.append(changelog.line("circle", "moved_into_circle", data={"circle": circle.name}))
     db.session.flush()
+    ratings.game_changed(db.session.connection(), game, was_rated=False)
 
 
 def game_circle(game: Game) -> Circle | None:

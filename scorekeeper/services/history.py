@@ -28,7 +28,7 @@ from scorekeeper.engine import Bidding, DealerRule, Plan, RuleSet, SuitNames, Ti
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _
 from scorekeeper.models import Game, Player, Seat, utcnow
-from scorekeeper.services import changelog, stats
+from scorekeeper.services import changelog, ratings, stats
 from scorekeeper.services.errors import Conflict, NotFound, Rejected
 
 log = logging.getLogger(__name__)
@@ -371,6 +371,7 @@ def delete_game(game: Game) -> bool:
     game.deleted_at = utcnow()
     stats.withdraw(game)
     _save(game, "game_deleted")
+    ratings.game_changed(db.session.connection(), game, was_rated=True)
     log.info("game %s deleted", game.public_id)
     return True
 
@@ -386,6 +387,7 @@ def restore_game(game: Game) -> bool:
     game.deleted_at = None
     stats.reinstate(game)
     _save(game, "game_restored")
+    ratings.game_changed(db.session.connection(), game, was_rated=False)
     log.info("game %s brought back", game.public_id)
     return True
 

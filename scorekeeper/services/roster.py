@@ -13,9 +13,17 @@ from sqlalchemy.orm import aliased
 
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _, _n
-from scorekeeper.models import Game, Player, PlayerCards, Rivalry, RoundResult, Seat
+from scorekeeper.models import (
+    Game,
+    Player,
+    PlayerCards,
+    PlayerPosition,
+    Rivalry,
+    RoundResult,
+    Seat,
+)
 from scorekeeper.services import players as player_service
-from scorekeeper.services import stats
+from scorekeeper.services import ratings, stats
 from scorekeeper.services.errors import NotFound, Rejected
 
 
@@ -164,6 +172,8 @@ def merge_players(circle_id: int, keep_id: int, merge_id: int) -> Player:
     ).all()
     stats.add_cards(keep.id, [tuple(line) for line in moved])
     db.session.execute(delete(PlayerCards).where(PlayerCards.player_id == gone.id))
+    stats.add_positions(keep.id, stats.positions_of(gone.id))
+    db.session.execute(delete(PlayerPosition).where(PlayerPosition.player_id == gone.id))
     # Head-to-head records: the merged name's, and everyone's against the merged name.
     rivals = db.session.scalars(
         select(Rivalry).where(or_(Rivalry.player_id == gone.id, Rivalry.other_id == gone.id))
@@ -183,6 +193,13 @@ def merge_players(circle_id: int, keep_id: int, merge_id: int) -> Player:
         delete(Rivalry).where(or_(Rivalry.player_id == gone.id, Rivalry.other_id == gone.id))
     )
     stats.add_rivalries(moved_pairs)
+    # Their games are one player's now: rated again in one line of play from the first
+    # game of the name that goes (the kept name's games before it stand as they were).
+    db.session.flush()
+    conn = db.session.connection()
+    since = ratings.first_key(conn, gone.id)
+    if since is not None:
+        ratings.replay(conn, circle_id, since)
     db.session.execute(delete(Player).where(Player.id == gone.id))
     db.session.flush()
     db.session.expire_all()

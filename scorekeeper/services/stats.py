@@ -19,7 +19,8 @@ from sqlalchemy.orm import InstrumentedAttribute
 from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _
-from scorekeeper.models import Game, Player, PlayerCards, Rivalry, Seat
+from scorekeeper.models import Game, Player, PlayerCards, PlayerPosition, Rivalry, Seat
+from scorekeeper.services import ratings
 from scorekeeper.services.errors import NotFound
 
 # -- the per-seat summary ------------------------------------------------------------------
@@ -39,6 +40,8 @@ class SeatSummary:
     best_streak: int
     max_deficit: int
     by_cards: tuple[tuple[int, int, int], ...] = ()  # (cards, rounds bid, exact), by cards
+    # (position, rounds, points, rounds bid, exact) by the seat relative to the dealer
+    by_position: tuple[tuple[int, int, int, int, int], ...] = ()
 
 
 def seat_summaries(sheet: engine.Sheet) -> list[SeatSummary]:
@@ -51,15 +54,21 @@ def seat_summaries(sheet: engine.Sheet) -> list[SeatSummary]:
     for s in range(sheet.players):
         rounds = bid_rounds = exact = overs = unders = best = run = deficit = 0
         cards: dict[int, list[int]] = {}
+        positions: dict[int, list[int]] = {}
         for r in sheet.rounds:
             if r.entry.tricks is None:
                 continue
             rounds += 1
             deficit = max(deficit, max(r.totals) - r.totals[s])
+            place = positions.setdefault((s - r.dealer) % sheet.players, [0, 0, 0, 0])
+            place[0] += 1
+            place[1] += r.scores[s] if r.scores is not None else 0
             bid, took = r.entry.bids[s], r.entry.tricks[s]
             if bid is None:
                 continue
             bid_rounds += 1
+            place[2] += 1
+            place[3] += took == bid
             line = cards.setdefault(r.cards, [0, 0])
             line[0] += 1
             if took == bid:
@@ -85,6 +94,7 @@ def seat_summaries(sheet: engine.Sheet) -> list[SeatSummary]:
                 best_streak=best,
                 max_deficit=deficit,
                 by_cards=tuple((c, n, e) for c, (n, e) in sorted(cards.items())),
+                by_position=tuple((p, *line) for p, line in sorted(positions.items())),  # type: ignore[misc]
             )
         )
     return out
@@ -103,6 +113,7 @@ def apply_summary(seat: Seat, summary: SeatSummary) -> None:
     seat.best_streak = summary.best_streak
     seat.max_deficit = summary.max_deficit
     seat.by_cards = [list(line) for line in summary.by_cards]
+    seat.by_position = [list(line) for line in summary.by_position]
 
 
 def summarise(game: Game, sheet: engine.Sheet) -> None:
@@ -113,9 +124,10 @@ def summarise(game: Game, sheet: engine.Sheet) -> None:
     with db.session.no_autoflush:
         old_pairs = rivalries([(s.player_id, s.total, s.won) for s in game.seats])
         for seat, summary in zip(game.seats, seat_summaries(sheet), strict=True):
-            before = seat.by_cards or []
+            before, before_positions = seat.by_cards or [], seat.by_position or []
             apply_summary(seat, summary)
             add_cards(seat.player_id, summary.by_cards, before)
+            add_positions(seat.player_id, summary.by_position, before_positions)
         new_pairs = rivalries([(s.player_id, s.total, s.won) for s in game.seats])
         add_rivalries(new_pairs, old_pairs)
 
@@ -127,6 +139,7 @@ def withdraw(game: Game) -> None:
     with db.session.no_autoflush:
         for seat in game.seats:
             add_cards(seat.player_id, (), seat.by_cards or [])
+            add_positions(seat.player_id, (), seat.by_position or [])
         add_rivalries((), rivalries([(s.player_id, s.total, s.won) for s in game.seats]))
 
 
@@ -135,6 +148,7 @@ def reinstate(game: Game) -> None:
     with db.session.no_autoflush:
         for seat in game.seats:
             add_cards(seat.player_id, seat.by_cards or [])
+            add_positions(seat.player_id, seat.by_position or [])
         add_rivalries(rivalries([(s.player_id, s.total, s.won) for s in game.seats]))
 
 
@@ -191,32 +205,70 @@ def add_rivalries(new: Sequence[Pair], old: Sequence[Pair] = ()) -> None:
             )
 
 
-CardsCounts = Sequence[Sequence[int]]  # [(cards, rounds, exact), …]
+Counts = Sequence[Sequence[int]]  # [(key, count, count, …), …]
+CardsCounts = Counts  # [(cards, rounds, exact), …]
 
 
-def add_cards(player_id: int, new: CardsCounts, old: CardsCounts = ()) -> None:
-    """Add ``new`` minus ``old`` to the player's rounds and exact bids by cards.
-
-    Increments in SQL, so two games changing at once both count."""
+def _add_counts(
+    model: type[PlayerCards] | type[PlayerPosition],
+    key: InstrumentedAttribute[int],
+    player_id: int,
+    new: Counts,
+    old: Counts,
+) -> None:
+    """Add ``new`` minus ``old`` to the player's rows of ``model`` by ``key`` (increments
+    in SQL, so two games changing at once both count)."""
+    names = [c.key for c in model.__table__.columns if c.key not in ("player_id", key.key)]
     delta: dict[int, list[int]] = {}
     for sign, counts in ((1, new), (-1, old)):
-        for cards, rounds, exact in counts:
-            line = delta.setdefault(cards, [0, 0])
-            line[0] += sign * rounds
-            line[1] += sign * exact
-    for cards, (rounds, exact) in sorted(delta.items()):
-        if not rounds and not exact:
+        for value, *numbers in counts:
+            line = delta.setdefault(value, [0] * len(names))
+            for i, n in enumerate(numbers):
+                line[i] += sign * n
+    for value, numbers in sorted(delta.items()):
+        if not any(numbers):
             continue
+        columns = {name: getattr(model, name) for name in names}
         result = db.session.execute(
-            update(PlayerCards)
-            .where(PlayerCards.player_id == player_id, PlayerCards.cards == cards)
-            .values(rounds=PlayerCards.rounds + rounds, exact=PlayerCards.exact + exact)
+            update(model)
+            .where(model.player_id == player_id, key == value)
+            .values({name: columns[name] + n for name, n in zip(names, numbers, strict=True)})
             .execution_options(synchronize_session=False)
         )
         if not result.rowcount:  # type: ignore[attr-defined]
-            db.session.add(
-                PlayerCards(player_id=player_id, cards=cards, rounds=rounds, exact=exact)
-            )
+            row = dict(zip(names, numbers, strict=True))
+            db.session.add(model(player_id=player_id, **{key.key: value}, **row))
+
+
+def add_cards(player_id: int, new: CardsCounts, old: CardsCounts = ()) -> None:
+    """Add ``new`` minus ``old`` to the player's rounds and exact bids by cards."""
+    _add_counts(PlayerCards, PlayerCards.cards, player_id, new, old)
+
+
+PositionLine = tuple[int, int, int, int, int]  # position, rounds, points, bid rounds, exact
+
+
+def positions_of(player_id: int) -> list[PositionLine]:
+    """The player's kept counts by seat relative to the dealer, by position (one query,
+    at most six rows)."""
+    rows = db.session.execute(
+        select(
+            PlayerPosition.position,
+            PlayerPosition.rounds,
+            PlayerPosition.points,
+            PlayerPosition.bid_rounds,
+            PlayerPosition.exact,
+        )
+        .where(PlayerPosition.player_id == player_id, PlayerPosition.rounds > 0)
+        .order_by(PlayerPosition.position)
+    )
+    return [(p, r, s, b, e) for p, r, s, b, e in rows]
+
+
+def add_positions(player_id: int, new: Counts, old: Counts = ()) -> None:
+    """Add ``new`` minus ``old`` to the player's rounds by seat relative to the dealer
+    ((position, rounds, points, rounds bid, exact), …)."""
+    _add_counts(PlayerPosition, PlayerPosition.position, player_id, new, old)
 
 
 # -- a player's page -----------------------------------------------------------------------
@@ -397,11 +449,13 @@ class PlayerLine:
     games: int
     wins: int
     exact_rate: float | None
+    rating: ratings.Shown | None = None  # None before the player's first rated game
 
 
 def player_lines(circle_id: int) -> list[PlayerLine]:
-    """The circle's players with games played, wins and exact-bid rate, by name (one
-    query)."""
+    """The circle's players with games played, wins, exact-bid rate and rating, by name
+    (two queries: the ratings apart, as a join would make SQLite read the seats another,
+    ten times slower way)."""
     rows = db.session.execute(
         select(
             Player.id,
@@ -416,8 +470,16 @@ def player_lines(circle_id: int) -> list[PlayerLine]:
         .group_by(Player.id, Player.name)
         .order_by(Player.key)
     )
+    rated = ratings.circle_ratings(circle_id)
     return [
-        PlayerLine(pid, name, int(games), int(wins), int(exact) / int(bids) if bids else None)
+        PlayerLine(
+            pid,
+            name,
+            int(games),
+            int(wins),
+            int(exact) / int(bids) if bids else None,
+            rated.get(pid),
+        )
         for pid, name, games, wins, bids, exact in rows
     ]
 
@@ -481,12 +543,13 @@ def records(circle_id: int, limit: int = 3) -> Records:
 
 
 def rebuild(sheet_of: Callable[[Game], engine.Sheet]) -> int:
-    """Recompute every seat's summary, the by-cards counts and the head-to-head records
-    from the stored rounds (after upgrading a database that had games before these
-    summaries existed), each game's sheet from ``sheet_of`` (``games.sheet_of``, which
-    imports this module). Returns the number of games counted (deleted ones are not).
-    Flushed, for its caller to commit as one transaction."""
+    """Recompute every seat's summary, the by-cards counts, the head-to-head records and
+    the circles' ratings from the stored rounds (after upgrading a database that had
+    games before these summaries existed), each game's sheet from ``sheet_of``
+    (``games.sheet_of``, which imports this module). Returns the number of games
+    counted (deleted ones are not). Flushed, for its caller to commit as one transaction."""
     db.session.execute(delete(PlayerCards))
+    db.session.execute(delete(PlayerPosition))
     db.session.execute(delete(Rivalry))
     count = 0
     for game in db.session.scalars(select(Game).order_by(Game.id)):
@@ -498,9 +561,11 @@ def rebuild(sheet_of: Callable[[Game], engine.Sheet]) -> int:
             continue
         for seat in game.seats:
             seat.by_cards = None
+            seat.by_position = None
             seat.won = None
             seat.total = 0
         summarise(game, sheet)
         count += 1
     db.session.flush()
+    ratings.rate_every_circle(db.session.connection())
     return count

@@ -30,7 +30,7 @@ from scorekeeper.i18n import _, _l
 from scorekeeper.idempotency import idempotent
 from scorekeeper.models import Game
 from scorekeeper.services import circles as circle_service
-from scorekeeper.services import history, roster, stats, transfer
+from scorekeeper.services import history, insights, ratings, roster, stats, transfer
 from scorekeeper.services.errors import Rejected
 from scorekeeper.web import bp
 from scorekeeper.web.access import (
@@ -246,10 +246,13 @@ def restore_game(public_id: str) -> BaseResponse:
 
 @bp.get("/circles/<circle_id>/players")
 def players_list(circle_id: str) -> str:
-    """The circle's players with games, wins and exact-bid rate."""
+    """The circle's players with games, wins, exact-bid rate and rating."""
     circle = load_circle(circle_id)
     return render_template(
-        "history/players.html", circle=circle, players=stats.player_lines(circle.id)
+        "history/players.html",
+        circle=circle,
+        players=stats.player_lines(circle.id),
+        provisional_games=ratings.PROVISIONAL,
     )
 
 
@@ -259,13 +262,20 @@ def _player_page(
     circle = load_circle(circle_id)
     data = stats.player_stats(_player_id(player_id), circle.id)
     others = roster.merge_choices(circle.id, data.player.id)
-    html = render_template("history/player.html", circle=circle, s=data, others=others, error=error)
+    html = render_template(
+        "history/player.html",
+        circle=circle,
+        s=data,
+        more=insights.for_player(data),
+        others=others,
+        error=error,
+    )
     return html, status
 
 
 @bp.get("/circles/<circle_id>/players/<int:player_id>")
 def player_page(circle_id: str, player_id: int) -> tuple[str, int]:
-    """A player's statistics and head-to-head record."""
+    """A player's rating, insights, statistics and head-to-head record."""
     return _player_page(circle_id, player_id)
 
 
@@ -313,9 +323,15 @@ def player_merge(circle_id: str, player_id: int) -> BaseResponse | tuple[str, in
 
 @bp.get("/circles/<circle_id>/records")
 def records_page(circle_id: str) -> str:
-    """The best of the circle's games."""
+    """The best of the circle's games, and its highest ratings."""
     circle = load_circle(circle_id)
-    return render_template("history/records.html", circle=circle, records=stats.records(circle.id))
+    return render_template(
+        "history/records.html",
+        circle=circle,
+        records=stats.records(circle.id),
+        leaders=ratings.leaders(circle.id),
+        provisional_games=ratings.PROVISIONAL,
+    )
 
 
 @bp.get("/circles/<circle_id>/export")
@@ -344,6 +360,18 @@ def history_download(circle_id: str) -> Response:
         transfer.history_chunks(circle.id, reveal_open_bids=False),
         mimetype="application/json",
         headers={"Content-Disposition": f'attachment; filename="scorekeeper-history-{stamp}.json"'},
+    )
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+@bp.get("/circles/<circle_id>/export/ratings.csv")
+def ratings_download(circle_id: str) -> Response:
+    """The circle's ratings as a spreadsheet (CSV)."""
+    circle = load_circle(circle_id)
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d")
+    response = _download(
+        transfer.ratings_csv(circle.id), "text/csv", f"scorekeeper-ratings-{stamp}.csv"
     )
     response.headers["Cache-Control"] = "private, no-store"
     return response

@@ -342,6 +342,7 @@ def test_a_players_statistics(client: FlaskClient, api: Api, circle: Circle) -> 
     body = finish(api, game, 0)
     ids = player_ids(client, circle)
     players = client.get(f"{API}/circle/players", headers=circle.auth).get_json()["players"]
+    rating = players[0].pop("rating")
     assert players[0] == {
         "id": ids["Ann"],
         "name": "Ann",
@@ -350,6 +351,10 @@ def test_a_players_statistics(client: FlaskClient, api: Api, circle: Circle) -> 
         "exact_rate": 1.0,
         "links": {"self": f"{API}/circle/players/{ids['Ann']}"},
     }
+    # One game won of one: a provisional rating, above where everyone starts (1000).
+    assert rating["games"] == 1 and rating["provisional"] is True
+    assert rating["mu"] > 25 and rating["sigma"] < 25 / 3
+    assert rating["value"] == round(1000 + 25 * (rating["mu"] - 3 * rating["sigma"]))
     ann = client.get(players[0]["links"]["self"], headers=circle.auth).get_json()
     total = body["totals"][0]
     assert total == sum(20 + 10 * cards for cards in plan)

@@ -105,7 +105,9 @@ def test_a_member_deletes_a_game_and_undoes_it(
     assert [g["public_id"] for g in backup["games"]] == [fx.g2, fx.g3]
     players = member.get(f"/circles/{fx.circle}/players").get_data(as_text=True)
     cat = re.search(
-        rf'href="/circles/{fx.circle}/players/{fx.cat}">Cat</a></td>\s*<td[^>]*>(\d+)', players
+        rf'href="/circles/{fx.circle}/players/{fx.cat}">Cat</a></td>'
+        rf'\s*<td class="num rating">.*?</td>\s*<td[^>]*>(\d+)',
+        players,
     )
     assert cat is not None and cat[1] == "1"  # g3 alone
     records = member.get(f"/circles/{fx.circle}/records").get_data(as_text=True)

@@ -290,3 +290,48 @@ def test_0011_gives_every_line_the_old_app_wrote_its_message_and_facts(app: Flas
             None,
             None,
         )
+
+
+def test_0015_counts_seats_and_rates_as_the_app_does(tmp_path: Path, database_url: str) -> None:
+    """Migration 0015 fills the counts by seat relative to the dealer and the ratings of a
+    database with games: the same as the app keeps them while the games are played."""
+    from flask_migrate import downgrade
+
+    from scorekeeper.models import PlayerPosition, Rating, RatingStep
+    from tests.history.support import random_history
+
+    app: Flask = create_app(
+        {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url},
+        instance_path=tmp_path / "instance",
+    )
+
+    def kept() -> tuple[list[Any], ...]:
+        positions = db.session.execute(
+            select(PlayerPosition.__table__)
+            .where(PlayerPosition.rounds > 0)
+            .order_by(PlayerPosition.player_id, PlayerPosition.position)
+        ).all()
+        seats = db.session.execute(
+            select(Seat.game_id, Seat.seat, Seat.by_position).order_by(Seat.game_id, Seat.seat)
+        ).all()
+        rated = db.session.execute(select(Rating.__table__).order_by(Rating.player_id)).all()
+        steps = db.session.execute(
+            select(RatingStep.__table__).order_by(RatingStep.game_id, RatingStep.player_id)
+        ).all()
+        return (
+            [tuple(r) for r in positions],
+            [(g, s, p or []) for g, s, p in seats],
+            [tuple(r) for r in rated],
+            [tuple(r)[:2] + tuple(r)[4:] for r in steps],  # times as each database reads them
+        )
+
+    with app.app_context():
+        upgrade()
+        random_history(random.Random(11), 25)
+        db.session.commit()
+        played = kept()
+        assert played[0] and played[2], "some rounds and finished games"
+        db.session.remove()
+        downgrade(revision="0014")
+        upgrade()
+        assert kept() == played

@@ -15,7 +15,7 @@ from scorekeeper.engine import RoundEntry, RuleError, TrumpCall
 from scorekeeper.extensions import db
 from scorekeeper.i18n import _, rule_message
 from scorekeeper.models import Change, Game, Round, RoundResult, utcnow
-from scorekeeper.services import stats
+from scorekeeper.services import ratings, stats
 from scorekeeper.services.errors import Conflict, Rejected
 from scorekeeper.services.games.sheets import names_of, rules_of, sheet_of
 
@@ -111,6 +111,7 @@ def finish(game: Game, *changes: Change) -> None:
                 else:
                     result.score = scored.scores[result.seat]
                     result.total = scored.totals[result.seat]
+        was_finished = game.finished_at is not None
         game.finished_at = (game.finished_at or utcnow()) if sheet.finished else None
         stats.summarise(game, sheet)
         game.updated_at = utcnow()
@@ -119,6 +120,8 @@ def finish(game: Game, *changes: Change) -> None:
             change.game = game
             db.session.add(change)
         db.session.flush()
+        # A tap in a game that was and is still being played reads nothing more.
+        ratings.game_changed(db.session.connection(), game, was_rated=was_finished)
     except (StaleDataError, IntegrityError):
         raise Conflict(
             _(

@@ -2,7 +2,8 @@
 import of such a file (restore, or moving to another server). One module per job:
 
 - ``fileformat``: the file's layout (its docstring) and its format names and version;
-- ``export``: a game's JSON and CSV, and the history streamed a batch of games at a time;
+- ``export``: a game's JSON and CSV, the history streamed a batch of games at a time
+  (with the circle's ratings at its end), and the ratings as CSV;
 - ``parsing``: a file checked through and through before anything is stored; a bad file
   is refused with a message naming the game, round or change;
 - ``storing``: the checked games stored in one short transaction of bulk inserts, the
@@ -24,6 +25,7 @@ from scorekeeper.services.transfer.export import (
     history_chunks,
     history_data,
     history_json,
+    ratings_csv,
 )
 from scorekeeper.services.transfer.fileformat import FORMAT, GAME_FORMAT, VERSION
 from scorekeeper.services.transfer.parsing import parse_history
@@ -43,4 +45,5 @@ __all__ = [
     "history_json",
     "import_history",
     "parse_history",
+    "ratings_csv",
 ]

@@ -24,10 +24,12 @@ from scorekeeper.models import (
     Change,
     Game,
     Player,
+    Rating,
     Round,
     RoundResult,
     Seat,
 )
+from scorekeeper.services.ratings import Shown
 from scorekeeper.services.transfer.fileformat import FORMAT, GAME_FORMAT, VERSION
 
 EXPORT_BATCH = 200  # games read at a time by the export
@@ -174,7 +176,62 @@ def _history_chunks(engine_: Engine, circle_id: int | None, reveal: bool) -> Ite
             parts.append(json.dumps(game, ensure_ascii=False, sort_keys=True))
             first = False
         yield "".join(parts)
-    yield ("]" if first else "\n]") + f', "version": {json.dumps(VERSION)}}}\n'
+    rated = ""
+    if circle_id is not None:
+        with _snapshot(engine_) as conn:
+            rows = _ratings(conn, circle_id)
+        lines = [json.dumps(r, ensure_ascii=False, sort_keys=True) for r in rows]
+        rated = ', "ratings": [' + ("\n" + ",\n".join(lines) + "\n" if lines else "") + "]"
+    yield ("]" if first else "\n]") + rated + f', "version": {json.dumps(VERSION)}}}\n'
+
+
+def _ratings(conn: Connection, circle_id: int) -> list[dict[str, Any]]:
+    """The circle's ratings by player name, as the pages show them (for the export; an
+    import computes them again from the games)."""
+    rows = conn.execute(
+        select(Player.name, Rating.mu, Rating.sigma, Rating.games)
+        .join(Rating, Rating.player_id == Player.id)
+        .where(Player.circle_id == circle_id)
+        .order_by(Player.key)
+    )
+    out = []
+    for name, mu, sigma, games in rows:
+        shown = Shown(mu, sigma, games)
+        out.append(
+            {
+                "player": name,
+                "rating": shown.value,
+                "margin": shown.margin,
+                "games": games,
+                "provisional": shown.provisional,
+                "mu": mu,
+                "sigma": sigma,
+            }
+        )
+    return out
+
+
+RATINGS_CSV_HEADER = ["player", "rating", "margin", "games", "provisional", "mu", "sigma"]
+
+
+def ratings_csv(circle_id: int) -> str:
+    """The circle's ratings as CSV: one line per rated player, by name."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(RATINGS_CSV_HEADER)
+    for r in _ratings(db.session.connection(), circle_id):
+        writer.writerow(
+            [
+                _cell(r["player"]),
+                r["rating"],
+                r["margin"],
+                r["games"],
+                "yes" if r["provisional"] else "no",
+                f"{r['mu']:.4f}",
+                f"{r['sigma']:.4f}",
+            ]
+        )
+    return out.getvalue()
 
 
 def history_json(circle_id: int | None, *, reveal_open_bids: bool = True) -> str:

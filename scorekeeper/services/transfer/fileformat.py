@@ -2,7 +2,11 @@
 
 The history file::
 
-    {"format": "scorekeeper-history", "version": 1, "games": [GAME, ...]}
+    {"format": "scorekeeper-history", "version": 1, "games": [GAME, ...],
+     "ratings": [{"player", "rating", "margin", "games", "provisional", "mu", "sigma"}]}
+
+``ratings`` (a circle's export only) says how its players stood when it was written; an
+import reads the games alone and rates them again.
 
 and a GAME (also what a single game's JSON download holds, under ``"game"``)::
 

@@ -2,8 +2,9 @@
 
 Checking the file gives the write turn up meanwhile (:func:`scorekeeper.writers.aside`);
 the games are then stored with bulk inserts, the statistics summed in memory and added
-once. A game whose public id is already on this server is skipped (and counted), so
-restoring the same backup twice, or into a server that has some of its games, is safe.
+once, and the circle's ratings made again from the first new game to finish on. A game
+whose public id is already on this server is skipped (and counted), so restoring the
+same backup twice, or into a server that has some of its games, is safe.
 Players are matched by name within the circle, as when a game is set up.
 """
 
@@ -24,6 +25,7 @@ from scorekeeper.models import (
     Change,
     Game,
     PlayerCards,
+    PlayerPosition,
     Rivalry,
     Round,
     RoundResult,
@@ -32,7 +34,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.services import games as game_service
 from scorekeeper.services import players as player_service
-from scorekeeper.services import stats
+from scorekeeper.services import ratings, stats
 from scorekeeper.services.transfer.parsing import GameIn, parse_history
 
 STORE_BATCH = 500  # games stored by one round of bulk inserts
@@ -114,6 +116,7 @@ _SEAT_COLUMNS = (
     "best_streak",
     "max_deficit",
     "by_cards",
+    "by_position",
 )
 _ROUND_COLUMNS = (
     "game_id",
@@ -146,6 +149,7 @@ class _Prepared:
 
     def __init__(self, g: GameIn, dialect: Dialect) -> None:
         self.public_id = g.public_id
+        self.finished_at = g.finished_at if g.mode == "pad" else None
         self.players = g.players
         self.keys = [player_service.name_key(n) for n in g.players]
         self.summaries = g.summaries
@@ -187,6 +191,7 @@ class _Prepared:
                     s.best_streak,
                     s.max_deficit,
                     [list(line) for line in s.by_cards],
+                    [list(line) for line in s.by_position],
                 ),
                 dialect,
             )[2:]
@@ -261,6 +266,12 @@ def _store_all(games: list[_Prepared], circle_id: int) -> int:
         for start in range(0, len(fresh), STORE_BATCH):
             _store_batch(fresh[start : start + STORE_BATCH], players, circle_id, tally)
         tally.store()
+        # The new games rate in order of play among those already here: from the
+        # first of them to finish on, the circle's ratings are made again.
+        ends = [g.finished_at for g in fresh if g.finished_at is not None]
+        if ends:
+            db.session.flush()
+            ratings.replay(db.session.connection(), circle_id, (min(ends), 0))
     db.session.flush()
     return len(fresh)
 
@@ -319,6 +330,7 @@ def _store_batch(
         changes.extend((game_id, *row) for row in g.changes)
         for player_id, summary in zip(who, g.summaries, strict=True):
             tally.add_cards(player_id, summary.by_cards)
+            tally.add_positions(player_id, summary.by_position)
         tally.add_rivalries(
             stats.rivalries([(p, s.total, s.won) for p, s in zip(who, g.summaries, strict=True)])
         )
@@ -347,13 +359,21 @@ class _Tally:
 
     def __init__(self) -> None:
         self.cards: dict[tuple[int, int], list[int]] = {}
+        self.positions: dict[tuple[int, int], list[int]] = {}
         self.pairs: dict[tuple[int, int], list[int]] = {}
 
+    @staticmethod
+    def _add(into: dict[tuple[int, int], list[int]], player_id: int, counts: Any) -> None:
+        for key, *numbers in counts:
+            line = into.setdefault((player_id, key), [0] * len(numbers))
+            for i, n in enumerate(numbers):
+                line[i] += n
+
     def add_cards(self, player_id: int, by_cards: Iterable[Sequence[int]]) -> None:
-        for cards, rounds, exact in by_cards:
-            line = self.cards.setdefault((player_id, cards), [0, 0])
-            line[0] += rounds
-            line[1] += exact
+        self._add(self.cards, player_id, by_cards)
+
+    def add_positions(self, player_id: int, by_position: Iterable[Sequence[int]]) -> None:
+        self._add(self.positions, player_id, by_position)
 
     def add_rivalries(self, pairs: Iterable[stats.Pair]) -> None:
         for player, other, *counts in pairs:
@@ -369,6 +389,12 @@ class _Tally:
             ("player_id", "cards"),
             ("rounds", "exact"),
             [(p, c, r, e) for (p, c), (r, e) in sorted(self.cards.items()) if r or e],
+        )
+        _add_up(
+            PlayerPosition.__table__,  # type: ignore[arg-type]
+            ("player_id", "position"),
+            ("rounds", "points", "bid_rounds", "exact"),
+            [(p, k, *n) for (p, k), n in sorted(self.positions.items()) if any(n)],
         )
         _add_up(
             Rivalry.__table__,  # type: ignore[arg-type]
