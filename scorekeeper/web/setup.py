@@ -117,7 +117,10 @@ class SetupForm(RuleFields):
         )
 
     def seat_table(self, names: list[str]) -> None:
-        """The last table tapped: its players in their seats, the rest left empty."""
+        """The last table tapped: its players in their seats, the rest left empty (no
+        last table, say a circle without games: the form stays as it was)."""
+        if not names:
+            return
         self.names = [*names, *[""] * (len(self.names) - len(names))][: len(self.names)]
         dealer = whole(self.dealer)
         if not isinstance(dealer, int) or dealer >= len(names):

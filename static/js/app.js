@@ -78,7 +78,7 @@
 })();
 
 // The scorer's page on a phone held upright: the round fills the screen, and the tabs
-// above it show the pad, the change log or the rest in its place (scoring.css) without
+// above it show the pad, the change log or the rest in its place (app.css) without
 // moving the page. A tap that brings something into the entry panel from another tab (a
 // round's number on the pad: its correction) shows the round again.
 (function () {
