@@ -85,27 +85,29 @@
   "use strict";
   var game = document.querySelector(".game.scoring");
   if (!game) return;
+  var tabs = game.querySelectorAll(".game-tabs a");
+  // A view is named by the part its tab links to: "entry", "pad-view", ….
   function show(view) {
     game.setAttribute("data-view", view);
-    game.querySelectorAll(".game-tabs a[data-view]").forEach(function (tab) {
-      if (tab.dataset.view === view) tab.setAttribute("aria-current", "page");
+    tabs.forEach(function (tab) {
+      if (tab.hash === "#" + view) tab.setAttribute("aria-current", "page");
       else tab.removeAttribute("aria-current");
     });
   }
-  var asked = location.hash && game.querySelector('.game-tabs a[href="' + location.hash + '"]');
-  show(asked ? asked.dataset.view : "round");
+  var asked = Array.prototype.some.call(tabs, function (tab) { return tab.hash === location.hash; });
+  show(asked ? location.hash.slice(1) : "entry");
   document.addEventListener("click", function (event) {
-    var tab = event.target.closest(".game-tabs a[data-view]");
+    var tab = event.target.closest(".game-tabs a");
     if (!tab) return;
     event.preventDefault();
-    show(tab.dataset.view);
+    show(tab.hash.slice(1));
     window.scrollTo(0, 0);
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
     var from = event.detail.requestConfig && event.detail.requestConfig.elt;
     if (event.detail.target && event.detail.target.id === "entry" && from && !from.closest("#entry")
         && from.closest(".view")) {
-      show("round");
+      show("entry");
     }
   });
 })();

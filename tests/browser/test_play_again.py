@@ -216,6 +216,10 @@ def test_a_returning_table_sits_down_in_one_tap(
             for seat, name in enumerate(["Dan", "Eve", "Ann", "Ben", "", ""]):
                 expect(seats.nth(seat)).to_have_value(name)
             expect(table).to_have_count(0)  # seated: the chip goes
+        if target is start:
+            expect(page.locator("form.taps .key").first).to_be_visible()  # the game page
+        elif target is not table:
+            expect(table).to_be_visible()  # the setup page
         assert page.evaluate("window.scrollY") == 0
     expect(page.locator("form.taps .key").first).to_be_in_viewport(ratio=1)
     assert taps.count == 3
