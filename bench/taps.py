@@ -17,6 +17,18 @@ Targets: 6 players ≤ 10.0 taps a round, 4 players ≤ 7.0.
 
     .venv/bin/python bench/taps.py [--games 200] [--players 3,4,5,6] [--seed 1] [--jobs 2]
         [--json]
+
+With --phone, the same on real phones instead: Debian's Chromium (Playwright) at 360×640,
+375×667 and 390×844 against the app on 127.0.0.1, counting taps and scrolls:
+
+- a whole 6-player game (a bots' game, book rules, seeded), tapped in by bench/thumb.py:
+  the taps, the taps whose target was not wholly on the screen (a person would scroll
+  first) and the scroll events the page itself made;
+- a new game with known names from the home page, for a group that played in this
+  circle before: New game, the last table, Start (target ≤ 5 taps, each inside the
+  screen, Start reachable without scrolling).
+
+    .venv/bin/python bench/taps.py --phone [--seed 1] [--json]
 """
 
 from __future__ import annotations
@@ -310,6 +322,183 @@ def _part(job: tuple[int, int, int, int, int]) -> tuple[int, dict[str, Any]]:
         return players, replay(app, players, range(start, stop, step), seed)
 
 
+# -- on phones, in Chromium ---------------------------------------------------------------
+
+PHONES = [(360, 640), (375, 667), (390, 844)]
+NEW_GAME_TARGET = 5
+COUNT_SCROLLS = "window.__scrolls = 0; addEventListener('scroll', () => window.__scrolls++);"
+
+
+class _Eye:
+    """Counts, before each tap, whether its target is wholly on the screen as it is."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.taps = 0
+        self.outside = 0
+        self.missed: list[str] = []  # the targets outside the screen, said
+
+    def seen(self) -> dict[str, Any]:
+        return {
+            "taps": self.taps,
+            "outside": self.outside,
+            "scrolls": self.page.evaluate("window.__scrolls"),
+            "missed": self.missed,
+        }
+
+    def before(self, _thumb: Any, target: Any) -> None:
+        self.see(target)
+
+    def see(self, target: Any) -> None:
+        target.wait_for(state="visible")
+        box = target.bounding_box()
+        size = self.page.viewport_size
+        self.taps += 1
+        if box is None or box["y"] < 0 or box["y"] + box["height"] > size["height"] + 0.5:
+            self.outside += 1
+            self.missed.append(f"{target} at {box} on {size['width']}x{size['height']}")
+
+
+def _phone_context(browser: Any, size: tuple[int, int]) -> Any:
+    return browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True
+    )
+
+
+def _serve(app: Flask) -> tuple[Any, str]:
+    import threading
+
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_port}"
+
+
+def _phone_game(app: Flask, base: str, browser: Any, size: tuple[int, int], seed: int) -> dict:
+    from bench.thumb import Thumb, bots_game
+    from scorekeeper import transaction
+
+    played = bots_game({}, 6, seed)
+    with app.app_context(), transaction.atomic():
+        game, token = game_service.create_game(NAMES, 0, game_service.parse_rules({}))
+        link = f"{base}/games/{game.public_id}/score/{token}"
+    context = _phone_context(browser, size)
+    try:
+        page = context.new_page()
+        page.add_init_script(COUNT_SCROLLS)
+        page.goto(link)
+        eye = _Eye(page)
+        Thumb(page, eye.before).game(played)
+        return {**eye.seen(), "rounds": len(played.plan)}
+    finally:
+        context.close()
+
+
+def _phone_new_game(app: Flask, base: str, browser: Any, size: tuple[int, int]) -> dict:
+    """Home page → New game → the last table → Start, for a phone that holds the circle
+    and kept score of its last game."""
+    from playwright.sync_api import expect
+
+    from scorekeeper import transaction
+    from scorekeeper.services import circles as circle_service
+
+    with app.app_context(), transaction.atomic():
+        circle = circle_service.create_circle("Thursday Wizards")
+        game, token = game_service.create_game(
+            NAMES, 0, game_service.parse_rules({}), circle_id=circle.id
+        )
+        circle_link = f"{base}/c/{circle.public_id}/{circle_service.circle_key(circle)}"
+        last_game = f"{base}/games/{game.public_id}/score/{token}"
+    context = _phone_context(browser, size)
+    try:
+        page = context.new_page()
+        page.goto(circle_link)
+        page.goto(last_game)
+        page.add_init_script(COUNT_SCROLLS)
+        page.goto(base + "/")
+        eye = _Eye(page)
+        steps = [
+            page.get_by_role("link", name="New game"),
+            page.locator("#setup .table-chip"),
+            page.locator("#setup .start-bar").get_by_role("button", name="Start the game"),
+        ]
+        for step in steps:
+            eye.see(step)
+            step.click()
+            if step is steps[1]:  # the table sits down: the form comes back with them
+                seats = page.locator("#setup input[name=player]")
+                expect(seats.nth(len(NAMES) - 1)).to_have_value(NAMES[-1])
+        expect(page.locator("form.taps .key").first).to_be_visible()
+        return eye.seen()
+    finally:
+        context.close()
+
+
+def phone(seed: int) -> dict[str, Any]:
+    """The figures of --phone, one run."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+
+    results: dict[str, Any] = {"game": {}, "new_game": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        app = _app(Path(tmp) / "phone.db")
+        server, base = _serve(app)
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                for size in PHONES:
+                    label = f"{size[0]}x{size[1]}"
+                    results["game"][label] = _phone_game(app, base, browser, size, seed)
+                    results["new_game"][label] = _phone_new_game(app, base, browser, size)
+                browser.close()
+        finally:
+            server.shutdown()
+    return results
+
+
+def main_phone(seed: int, as_json: bool) -> dict[str, Any]:
+    start = time.perf_counter()
+    results = phone(seed)
+    for label, r in results["game"].items():
+        print(
+            f"{label}: a 6-player game of {r['rounds']} rounds in {r['taps']} taps "
+            f"({r['taps'] / r['rounds']:.1f} a round), {r['outside']} outside the screen, "
+            f"{r['scrolls']} scrolls"
+        )
+    for label, r in results["new_game"].items():
+        met = r["taps"] <= NEW_GAME_TARGET and not r["outside"] and not r["scrolls"]
+        print(
+            f"{label}: a new game with known names from the home page in {r['taps']} taps, "
+            f"{r['outside']} outside the screen, {r['scrolls']} scrolls "
+            f"(target ≤ {NEW_GAME_TARGET} taps, all on screen: {'met' if met else 'MISSED'})"
+        )
+    for part in ("game", "new_game"):
+        for r in results[part].values():
+            for missed in r["missed"]:
+                print(f"  outside the screen: {missed}")
+    print(f"{time.perf_counter() - start:.0f} s")
+    figures = {
+        "game_taps": {k: r["taps"] for k, r in results["game"].items()},
+        "game_rounds": {k: r["rounds"] for k, r in results["game"].items()},
+        "game_outside": {k: r["outside"] for k, r in results["game"].items()},
+        "game_scrolls": {k: r["scrolls"] for k, r in results["game"].items()},
+        "new_game_taps": {k: r["taps"] for k, r in results["new_game"].items()},
+        "new_game_outside": {k: r["outside"] for k, r in results["new_game"].items()},
+        "new_game_scrolls": {k: r["scrolls"] for k, r in results["new_game"].items()},
+        "new_game_target": NEW_GAME_TARGET,
+        "met": all(
+            r["taps"] <= NEW_GAME_TARGET and not r["outside"] and not r["scrolls"]
+            for r in results["new_game"].values()
+        )
+        and all(not r["outside"] and not r["scrolls"] for r in results["game"].values()),
+    }
+    if as_json:
+        print(json.dumps(figures))
+    return figures
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per player count")
@@ -317,7 +506,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="processes (one database each)")
     parser.add_argument("--json", action="store_true", help="end with one JSON line")
+    parser.add_argument("--phone", action="store_true", help="taps and scrolls in Chromium")
     args = parser.parse_args(argv)
+    if args.phone:
+        return main_phone(args.seed, args.json)
     try:
         counts = sorted({int(p) for p in args.players.split(",")})
     except ValueError:

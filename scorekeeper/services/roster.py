@@ -61,6 +61,27 @@ def recent_names(circle_id: int | None, limit: int = 30) -> list[str]:
     return [name for (name,) in rows]
 
 
+def latest_table(circle_id: int | None) -> list[str]:
+    """The players of the circle's latest score pad game, in their seat order: the table
+    that most likely sits down again (none for a one-off game, or a circle without one)."""
+    if circle_id is None:
+        return []
+    latest = (
+        select(Game.id)
+        .where(Game.circle_id == circle_id, Game.mode == "pad", Game.deleted_at.is_(None))
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    rows = db.session.execute(
+        select(Player.name)
+        .join(Seat, Seat.player_id == Player.id)
+        .where(Seat.game_id == latest)
+        .order_by(Seat.seat)
+    )
+    return [name for (name,) in rows]
+
+
 def _player(player_id: int, circle_id: int) -> Player:
     player = db.session.get(Player, player_id)
     if player is None or player.circle_id != circle_id:

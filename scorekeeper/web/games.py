@@ -159,9 +159,10 @@ def _act(
         return _page("games/game.html", "games/_tap.html", **_context(game, log=None))
     response = _game_response(game)
     if scored is not None and is_htmx():
-        # A round is scored: the page shows the new standings (at its top, the panel of
-        # the next round under them), wherever the scorer had scrolled to.
-        response.headers["HX-Reswap"] = "outerHTML show:#standings:top"
+        # A round is scored: the page shows its top, the new standings (over the pad, or
+        # in a line over the round on a phone held upright) and the next round's panel,
+        # wherever the scorer had scrolled to.
+        response.headers["HX-Reswap"] = "outerHTML show:window:top"
     return response
 
 

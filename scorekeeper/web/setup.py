@@ -116,6 +116,16 @@ class SetupForm(RuleFields):
             max=MAX_PLAYERS,
         )
 
+    def seat_table(self, names: list[str]) -> None:
+        """The last table tapped: its players in their seats, the rest left empty (no
+        last table, say a circle without games: the form stays as it was)."""
+        if not names:
+            return
+        self.names = [*names, *[""] * (len(self.names) - len(names))][: len(self.names)]
+        dealer = whole(self.dealer)
+        if not isinstance(dealer, int) or dealer >= len(names):
+            self.dealer = "0"
+
     def preset(self, key: str) -> None:
         if key not in PRESETS:
             return
@@ -155,6 +165,7 @@ def _render(form: SetupForm, *, status: int = 200, message: str | None = None) -
         "message": message,
         "circles": member_circles(),
         "known_names": roster.recent_names(circle.id if circle else None),
+        "last_table": roster.latest_table(circle.id if circle else None),
         "seated": {player_service.name_key(n.strip()) for n in form.names if n.strip()},
         "presets": PRESETS,
         "preset": form.preset_in_use(),
@@ -196,6 +207,9 @@ def edit_setup() -> Response:
         message = form.toggle(arg)
     elif action == "preset":
         form.preset(arg)
+    elif action == "table":
+        circle = _circle(form)
+        form.seat_table(roster.latest_table(circle.id if circle else None))
     return _render(form, message=message)
 
 

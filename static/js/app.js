@@ -73,12 +73,55 @@
       if (other) other.setAttribute("aria-pressed", String(other === pick));
     });
     var taker = form.querySelector(".ask .taker");
-    if (taker) taker.textContent = row.querySelector(".who").textContent;
+    var name = row.querySelector(".who").textContent;
+    if (taker) {
+      // The reason beside the keys struck out names the player they are for.
+      var before = taker.textContent;
+      form.querySelectorAll(".why").forEach(function (why) {
+        why.textContent = why.textContent.split(before).join(name);
+      });
+      taker.textContent = name;
+    }
     form.querySelectorAll("button[name=tricks]").forEach(function (key) {
       key.classList.toggle("as-bid", key.value === row.dataset.bid);
     });
     var first = form.querySelector("button[name=tricks]:not([disabled])");
     if (first && document.activeElement === pick) first.focus({ preventScroll: true });
+  });
+})();
+
+// The scorer's page on a phone held upright: the round fills the screen, and the tabs
+// above it show the pad, the change log or the rest in its place (app.css) without
+// moving the page. A tap that brings something into the entry panel from another tab (a
+// round's number on the pad: its correction) shows the round again.
+(function () {
+  "use strict";
+  var game = document.querySelector(".game.scoring");
+  if (!game) return;
+  var tabs = game.querySelectorAll(".game-tabs a");
+  // A view is named by the part its tab links to: "entry", "pad-view", ….
+  function show(view) {
+    game.setAttribute("data-view", view);
+    tabs.forEach(function (tab) {
+      if (tab.hash === "#" + view) tab.setAttribute("aria-current", "page");
+      else tab.removeAttribute("aria-current");
+    });
+  }
+  var asked = Array.prototype.some.call(tabs, function (tab) { return tab.hash === location.hash; });
+  show(asked ? location.hash.slice(1) : "entry");
+  document.addEventListener("click", function (event) {
+    var tab = event.target.closest(".game-tabs a");
+    if (!tab) return;
+    event.preventDefault();
+    show(tab.hash.slice(1));
+    window.scrollTo(0, 0);
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var from = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (event.detail.target && event.detail.target.id === "entry" && from && !from.closest("#entry")
+        && from.closest(".view")) {
+      show("entry");
+    }
   });
 })();
 

@@ -51,7 +51,11 @@ def game_with_rounds(app: Flask, rounds: int, **rules: Any) -> str:
 
 
 def open_correction(page: Page, number: int) -> None:
-    """Tap the round's number on the pad, as a person scrolled down to it would."""
+    """Tap the round's number on the pad (a tab away on a phone held upright), as a
+    person scrolled down to it would."""
+    tab = page.locator(".game-tabs").get_by_role("link", name="Pad")
+    if tab.is_visible():
+        tab.click()
     link = page.locator("#pad").get_by_role("link", name=f"Round {number}: correct it")
     link.scroll_into_view_if_needed()
     link.click()

@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 from tests.browser.conftest import Phone
+from tests.browser.test_standings import show_pad
 
 LONG_NAMES = ["Maximilian", "Anna-Lena", "Christopher", "Bartholomew", "Konstantin", "Friederike"]
 SHORT_NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
@@ -73,6 +74,7 @@ def test_the_pad_fits_a_360_screen_without_sideways_scrolling(
     phone.set_viewport_size({"width": 360, "height": 740})
     names = LONG_NAMES[:players]
     phone.goto(live_server + scored_game(app, names, rounds=7))
+    show_pad(phone)
     expect(phone.locator("#pad")).to_be_visible()
     phone.locator("#pad").scroll_into_view_if_needed()
     phone.screenshot(path=artifacts / f"pad-fits-360-{players}.png")
@@ -104,6 +106,7 @@ def test_the_pad_fits_every_phone_width(
         phone.goto(
             live_server + scored_game(app, names[:players], rounds=12 if players == 3 else 7)
         )
+        show_pad(phone)
         expect(phone.locator("#pad")).to_be_visible()
         for width in (390, 360, 320):
             phone.set_viewport_size({"width": width, "height": 740})
@@ -148,6 +151,7 @@ def test_short_names_stay_whole_beside_a_long_one(
     breaks at its hyphen and syllables only, and nothing widens the page."""
     phone.set_viewport_size({"width": width, "height": 740})
     phone.goto(live_server + scored_game(app, ONE_LONG, rounds=rounds))
+    show_pad(phone)
     expect(phone.locator("#pad")).to_be_visible()
     phone.locator("#pad").scroll_into_view_if_needed()
     phone.screenshot(path=artifacts / f"pad-one-long-name-{width}-{rounds}.png")
@@ -218,6 +222,7 @@ def test_the_players_share_the_pad_evenly_and_the_dealer_mark_stays_clear_of_the
     phone = each_phone.page
     names = ONE_LONG_AMONG_SHORT[:players]
     phone.goto(live_server + scored_game(app, names, rounds=12 if players < 5 else 7))
+    show_pad(phone)
     phone.locator("#pad").scroll_into_view_if_needed()
     phone.screenshot(path=artifacts / f"pad-even-{players}-{each_phone.label}.png")
     assert_fits(phone, each_phone.width)

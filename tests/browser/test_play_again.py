@@ -190,3 +190,41 @@ def test_play_again_opens_with_the_first_bid_key_in_view_on_a_small_phone(
     expect(page.locator("form.taps .key:not([disabled])").first).to_be_in_viewport(ratio=1)
     expect(page.locator(".welcome")).to_have_count(0)
     page.screenshot(path=artifacts / f"play-again-first-bid-{size[0]}.png")
+
+
+@pytest.mark.parametrize("size", [(360, 640), (375, 667)], ids=["360x640", "375x667"])
+def test_a_returning_table_sits_down_in_one_tap(
+    app: Flask, page: Page, live_server: str, artifacts: Path, size: tuple[int, int]
+) -> None:
+    """The group that played last in the circle: New game, the last table, Start; three
+    taps, each on the screen without scrolling, the players in their seats."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    link, last_game = _circle_with_history(app)
+    page.goto(live_server + link)
+    page.goto(live_server + last_game)
+    page.goto(live_server + "/")
+    taps = Taps(page)
+    table = page.locator("#setup .table-chip")
+    start = page.locator("#setup .start-bar").get_by_role("button", name="Start the game")
+    seats = page.locator("#setup input[name=player]")
+    for target in (page.get_by_role("link", name="New game"), table, start):
+        expect(target).to_be_in_viewport(ratio=1)
+        if target is table:
+            expect(table).to_have_text("Last table: Dan, Eve, Ann, Ben")
+        taps.tap(target)
+        if target is table:
+            for seat, name in enumerate(["Dan", "Eve", "Ann", "Ben", "", ""]):
+                expect(seats.nth(seat)).to_have_value(name)
+            expect(table).to_have_count(0)  # seated: the chip goes
+        if target is start:
+            expect(page.locator("form.taps .key").first).to_be_visible()  # the game page
+        elif target is not table:
+            expect(table).to_be_visible()  # the setup page
+        assert page.evaluate("window.scrollY") == 0
+    expect(page.locator("form.taps .key").first).to_be_in_viewport(ratio=1)
+    assert taps.count == 3
+    with app.app_context():
+        game = db.session.scalars(select(Game).order_by(Game.id.desc())).first()
+        assert game is not None
+        assert game_service.names_of(game) == ["Dan", "Eve", "Ann", "Ben"]
+    page.screenshot(path=artifacts / f"setup-last-table-{size[0]}.png")

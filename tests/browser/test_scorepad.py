@@ -163,6 +163,9 @@ def test_correcting_an_earlier_round(
         for count in took:
             taps.key(count)  # the last count fills itself in: scored
     before = pad_totals(page, 2)
+    # The pad is a tab away; a round's number there opens its correction in the round's
+    # place.
+    page.locator(".game-tabs").get_by_role("link", name="Pad").click()
     page.locator("#pad").get_by_role("link", name="Round 1: correct it").click()
     expect(page.locator("#entry-title")).to_have_text("Correct round 1")
     page.screenshot(path=artifacts / "pad-correct.png")
@@ -174,7 +177,7 @@ def test_correcting_an_earlier_round(
     assert pad_totals(page, 1) == [20, -10, -10]
     assert before == [40, 50, 60]
     assert pad_totals(page, 2) == [40, 20, 20]  # round 2 as played, totals follow
-    page.locator("details.fold", has_text="Change log").locator("summary").click()
+    page.locator(".game-tabs").get_by_role("link", name="Log").click()
     expect(page.locator("#log")).to_contain_text("Round 1 corrected: Ben's tricks 0 → 1")
     page.screenshot(path=artifacts / "pad-corrected.png", full_page=True)
 
@@ -197,7 +200,7 @@ def test_a_german_page_on_an_english_phone_writes_its_times_in_german(
         page.goto(live_server + scorer_url(app, ["Ann", "Ben", "Cat"]))
         page.locator("footer.langs").get_by_role("link", name="Deutsch").click()
         expect(page.locator("html")).to_have_attribute("lang", "de")
-        page.locator("details.fold", has_text="Änderungsprotokoll").locator("summary").click()
+        page.locator(".game-tabs").get_by_role("link", name="Protokoll").click()
         when = page.locator("#log time[data-local]").first
         expect(when).to_be_visible()
         # The server's own text ends in "UTC": this is app.js's, in German.
@@ -232,7 +235,6 @@ def test_a_second_phone_follows_within_two_seconds(
 def test_a_six_player_round_in_7_taps(page: Page, live_server: str, artifacts: Path) -> None:
     names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
     start_game(page, live_server, names, dealer=0)
-    page.locator("#pad tbody tr").nth(3).scroll_into_view_if_needed()
     taps = Taps(page)
     # Round 1 has one card; play round 1 then count round 2 (2 cards), a real round.
     for _ in range(6):
@@ -306,4 +308,13 @@ def test_without_javascript_the_forms_still_work(
     # Ben took the only trick: Cat's and Ann's 0 filled themselves in, and it is scored.
     expect(page.locator("#entry-title")).to_contain_text("Round 2")
     assert pad_totals(page, 1) == [20, -10, -10]  # Ben 0 took 1, Cat 1 took 0, Ann 0 took 0
+    # The tabs are links: each shows its part in the round's place, and back.
+    tabs = page.locator(".game-tabs")
+    for tab, part in [("Pad", "#pad"), ("Log", "#log"), ("More", ".rule-lines")]:
+        tabs.get_by_role("link", name=tab).click()
+        expect(page.locator(part)).to_be_visible()
+        expect(page.locator("#entry")).to_be_hidden()
+    tabs.get_by_role("link", name="Round").click()
+    expect(page.locator("#entry form.taps")).to_be_visible()
+    expect(page.locator("#pad")).to_be_hidden()
     context.close()

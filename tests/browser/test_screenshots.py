@@ -1,5 +1,7 @@
 """The README's screenshots, written by the app itself: the main screens on a 390×844
-phone in both looks (ledger paper, card table), each checked to wear its look."""
+phone in both looks (ledger paper, card table), each checked to wear its look; the score
+pad's (a round being entered, the pad a tab away, the final standings) on a small
+360×640 phone."""
 
 from __future__ import annotations
 
@@ -26,6 +28,8 @@ SCREENS = {
     "player": "player",
     "home": "home",
 }
+# The score pad's screens, on a small phone: the round fills it.
+SMALL = {"game", "final"}
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -44,9 +48,25 @@ def test_the_main_screens_in_both_looks(
         background = page.evaluate("getComputedStyle(document.body).backgroundColor")
         assert background == BACKGROUND[scheme], (name, background)
         expect(page.locator("main")).to_be_visible()
-        page.screenshot(path=DOCS / f"{SCREENS[name]}-{scheme}.png")
+        if SCREENS[name] in SMALL:
+            size = page.viewport_size
+            page.set_viewport_size({"width": 360, "height": 640})
+            assert page.evaluate("window.scrollY") == 0
+            page.screenshot(path=DOCS / f"{SCREENS[name]}-{scheme}.png")
+            if name == "game-scorer-mid-round":
+                tabs = page.locator(".game-tabs")
+                tabs.get_by_role("link", name="Pad").click()
+                expect(page.locator("#pad")).to_be_visible()
+                page.screenshot(path=DOCS / f"pad-{scheme}.png")
+                written.append("pad")
+                tabs.get_by_role("link", name="Round").click()
+                expect(page.locator("#entry")).to_be_visible()
+            assert size is not None
+            page.set_viewport_size(size)
+        else:
+            page.screenshot(path=DOCS / f"{SCREENS[name]}-{scheme}.png")
         written.append(SCREENS[name])
-    assert sorted(written) == sorted(SCREENS.values())
+    assert sorted(written) == sorted([*SCREENS.values(), "pad"])
 
 
 def test_the_footer_switches_the_look_and_it_is_remembered(

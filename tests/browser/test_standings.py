@@ -67,6 +67,22 @@ def accessible(page: Page) -> None:
     assert page.evaluate(TAP_TARGETS) == []
 
 
+def show_pad(page: Page) -> None:
+    """On the scorer's phone held upright the standings are a line over the round; the
+    whole table stands over the pad, a tab away."""
+    tab = page.locator(".game-tabs a[href='#pad-view']")  # in any language
+    if tab.is_visible():
+        tab.click()
+        expect(page.locator("#pad")).to_be_visible()
+
+
+def show_round(page: Page) -> None:
+    tab = page.locator(".game-tabs a[href='#entry']")
+    if tab.is_visible():
+        tab.click()
+        expect(page.locator("#entry")).to_be_visible()
+
+
 def in_view(page: Page, element: Locator) -> None:
     """Wholly on screen, without scrolling by the person. Waited for: after a tap the page
     settles (a shorter panel, the scroll the browser then clamps) a moment after the
@@ -98,6 +114,7 @@ def test_r17_the_standings_on_top_of_both_phones_and_current_after_a_round(
         "5 Dora 10 −40",
         "5 Emil 10 −40",
     ]
+    show_pad(scorer)
     for phone in phones:
         strip = phone.locator("#standings")
         in_view(phone, strip)
@@ -113,6 +130,7 @@ def test_r17_the_standings_on_top_of_both_phones_and_current_after_a_round(
     follower.screenshot(path=artifacts / f"standings-{width}-follower.png")
 
     # Round 3 (3 cards, Christopher deals, Dora bids first): the scorer taps it in.
+    show_round(scorer)
     entry = scorer.locator("#entry")
 
     def tap(name: str) -> None:
@@ -137,6 +155,7 @@ def test_r17_the_standings_on_top_of_both_phones_and_current_after_a_round(
         "4 Emil 30 −50",
         "4 Friederike 30 −50",
     ]
+    show_pad(scorer)
     for phone in phones:  # the follower's page catches up by itself
         expect(phone.locator("#standings .strip-head")).to_contain_text("After round 3")
         expect(phone.locator("#standings")).to_contain_text("Dora deals round 4")
@@ -250,6 +269,7 @@ def test_the_standings_show_every_name_whole_with_room_before_the_points_behind(
     link = game(app, LONG_LEAD, LONG_ROUNDS)
     phone = each_phone.page
     phone.goto(live_server + link)
+    show_pad(phone)
     in_view(phone, phone.locator("#standings"))
     assert lines(phone) == [
         "1 Bartholomäus 180",
@@ -274,6 +294,7 @@ def test_short_names_keep_the_standings_to_three_lines(
     scorer = phones[0]
     scorer.set_viewport_size({"width": width, "height": 640})
     scorer.goto(live_server + game(app, ["Ann", "Ben", "Cat", "Dora", "Emil", "Lena"], TWO_ROUNDS))
+    show_pad(scorer)
     found = scorer.evaluate(STRIP_GEOMETRY)
     assert len({round(line["top"]) for line in found}) == 3, found  # two columns
     for line in found:

@@ -172,7 +172,7 @@ class Pages:
 def scored(response: TestResponse) -> bool:
     """Whether a tap's answer says it scored the round (the page then shows the new
     standings at its top)."""
-    return "show:#standings:top" in response.headers.get("HX-Reswap", "")
+    return "show:window:top" in response.headers.get("HX-Reswap", "")
 
 
 def ok(response: TestResponse) -> TestResponse:

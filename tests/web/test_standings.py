@@ -74,7 +74,7 @@ def test_the_standings_come_with_the_answer_that_scores_a_round(pages: Pages) ->
         ["1 Dan 70", "2 Ann 40 −30", "2 Cat 40 −30", "4 Ben 30 −40"],
     )
     # The page is brought to the new standings, wherever the scorer had scrolled to.
-    assert answer.headers["HX-Reswap"] == "outerHTML show:#standings:top"
+    assert answer.headers["HX-Reswap"] == "outerHTML show:window:top"
 
 
 def test_a_refused_tap_does_not_move_the_page(pages: Pages) -> None:
