@@ -23,8 +23,8 @@ from sqlalchemy import event, select
 
 from scorekeeper import create_app, pdf, transaction
 from scorekeeper.extensions import db
-from scorekeeper.models import Game
-from scorekeeper.services import circles, transfer
+from scorekeeper.models import Game, Player
+from scorekeeper.services import circles, ratings, transfer
 from scorekeeper.services import games as game_service
 from tests.history.support import random_history
 
@@ -176,15 +176,23 @@ def test_the_history_export_streams_a_batch_of_games_at_a_time(
         pieces.extend(chunks)
     assert len(pieces) == 3 + 1  # games 1-3, 4-6, 7, and the end
     # The games' ids first; then each batch costs the same few queries, none with more
-    # than a batch of games in it.
+    # than a batch of games in it; at the end one query for the circle's ratings.
     queries = _queries(sent)
     per_batch = first_batch - 1
-    assert len(queries) == 1 + 3 * per_batch and per_batch <= 5, queries
+    assert len(queries) == 1 + 3 * per_batch + 1 and per_batch <= 5, queries
+    assert "rating" in queries[-1][0]
     for _statement, parameters in queries:
         values = parameters if isinstance(parameters, (list, tuple)) else []
         assert len(values) <= 3
-    whole = transfer.history_json(history, reveal_open_bids=False)
-    assert json.loads(whole) == {
+    whole = json.loads(transfer.history_json(history, reveal_open_bids=False))
+    # The circle's ratings close the file: one line per rated player, by name.
+    rated = whole.pop("ratings")
+    shown = ratings.circle_ratings(history)
+    players = {p.id: p.name for p in db.session.scalars(select(Player))}
+    assert {r["player"]: r["rating"] for r in rated} == {
+        players[pid]: s.value for pid, s in shown.items()
+    }
+    assert whole == {
         "format": "scorekeeper-history",
         "version": 1,
         "games": _reference(history, reveal_open_bids=False),
