@@ -562,6 +562,7 @@ def offline_plan(game: Game) -> dict[str, Any]:
             dealer="{dealer}",
             leader="{leader}",
         ),
+        "caption": i18n._("Bidding order, bids and tricks of round %(number)s", number="{n}"),
         "bids": i18n._("%(name)s bids", name="{name}"),
         "dealer_bids": i18n._('%(name)s <span class="tag">deals</span> bids', name="{name}"),
         "deals": i18n._("deals"),

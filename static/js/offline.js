@@ -276,6 +276,8 @@ window.scorekeeperOffline = function (api) {
     var trump = entry.querySelector(".trump-line");
     if (trump) trump.remove();  // recorded, if at all, once the server has the round
 
+    var caption = entry.querySelector("table.seats caption");
+    if (caption && texts.caption) caption.textContent = texts.caption.replace("{n}", next.n);
     var body = entry.querySelector("table.seats tbody");
     next.order.forEach(function (seat) {
       var row = rows.filter(function (r) { return r.dataset.seat === String(seat); })[0];
@@ -284,7 +286,8 @@ window.scorekeeperOffline = function (api) {
       row.toggleAttribute("data-no-bid", next.bidders.indexOf(seat) < 0);
       var head = row.querySelector("th");
       head.querySelectorAll(".tag").forEach(function (tag) { tag.remove(); });
-      head.replaceChildren(head.querySelector(".who"));
+      // The name, and its short form where the round's rows are narrow (5 or more players).
+      head.replaceChildren.apply(head, Array.prototype.slice.call(head.querySelectorAll(".who, .who-short")));
       [[next.dealer, texts.deals], [next.leader, texts.leads]].forEach(function (tag) {
         if (tag[0] !== seat) return;
         var span = document.createElement("span");
@@ -458,8 +461,10 @@ window.scorekeeperOffline = function (api) {
     button.setAttribute("data-offline-undo", "");
     button.textContent = "↶ " + label;
     line.appendChild(button);
-    var place = entry.querySelector(".seats-form") || entry;
-    place.appendChild(line);
+    // Next to the keys, where the server puts its own Undo (the thumb zone).
+    var zone = entry.querySelector(".thumb-zone");
+    if (zone) zone.insertBefore(line, zone.querySelector("form.taps"));
+    else (entry.querySelector(".seats-form") || entry).appendChild(line);
   }
 
   function redraw(added) {
@@ -509,7 +514,8 @@ window.scorekeeperOffline = function (api) {
     fresh();
     var entry = document.getElementById("entry");
     var theirs = entry && entry.dataset.totals;
-    if (check && drawn && theirs && theirs !== JSON.stringify(drawn) && api.banner) {
+    // As numbers: the server writes its list with spaces between them.
+    if (check && drawn && theirs && JSON.stringify(JSON.parse(theirs)) !== JSON.stringify(drawn) && api.banner) {
       api.banner.hidden = false;
       api.banner.textContent = texts.differs;
     }

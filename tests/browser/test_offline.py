@@ -46,6 +46,19 @@ def open_pad(page: Page, url: str) -> None:
     page.wait_for_function(OFFLINE_READY)
 
 
+def on_the_pad(page: Page, selector: str) -> None:
+    """``selector`` shows on the pad: on a phone held upright the pad is a tab away from
+    the round (its tab opened by the link, in any language, and the round shown again)."""
+    pad_tab = page.locator(".game-tabs a[href='#pad-view']")
+    if pad_tab.is_visible():
+        pad_tab.click()
+    expect(page.locator(selector)).to_be_visible()
+    round_tab = page.locator(".game-tabs a[href='#entry']")
+    if round_tab.is_visible():
+        round_tab.click()
+        expect(page.locator("#entry")).to_be_visible()
+
+
 def key(page: Page, value: int) -> None:
     page.locator("form.taps .keys").get_by_role("button", name=str(value), exact=True).click()
 
@@ -167,6 +180,8 @@ def round_3_once_back_online(
     expect(page.locator("#net")).to_contain_text("Saved ✓")
     expect(page.locator("#entry-title")).to_contain_text("Round 4")
     expect(page.locator(".val.unsaved")).to_have_count(0)
+    # The totals worked out on the phone are the server's: no word of a difference.
+    expect(page.locator("#unsaved")).to_be_hidden()
     with app.app_context():
         db.session.expire_all()
         results = game_service.get_game(public_id).rounds[2].results
@@ -224,8 +239,11 @@ def test_v1_v7_a_whole_round_entered_offline_keeps_the_rounds_limits(
     key(page, 2)  # third took 2: every trick is taken, the dealer took 0
     # The round is scored on the phone and the next one asks for its bids.
     expect(page.locator("#entry-title")).to_contain_text("Round 4")
-    expect(page.locator("#round-3.unsaved")).to_be_visible()
+    on_the_pad(page, "#round-3.unsaved")
     expect(page.locator("#net")).to_contain_text("7 entries not saved yet")
+    expect(page.locator("table.seats caption")).to_have_text(
+        "Bidding order, bids and tricks of round 4"
+    )
     page.screenshot(path=artifacts / "pad-offline-whole-round.png")
     assert len(stored(app, public_id)[0]) == 2  # nothing of round 3 reached the server
 
@@ -292,7 +310,7 @@ def test_r16_counts_tapped_offline_fill_in_what_is_forced_from_the_engines_steps
     expect(keys.filter(has_text="2")).to_be_disabled()  # 1 trick is left
     key(page, 1)  # the first took the last one: the others took none, the round is done
     expect(page.locator("#entry-title")).to_contain_text("Round 4")
-    expect(page.locator("#round-3.unsaved")).to_be_visible()
+    on_the_pad(page, "#round-3.unsaved")
     expect(page.locator("#net")).to_contain_text("2 entries not saved yet")
 
     by_name = round_3_once_back_online(page, context, app, public_id)
@@ -345,3 +363,44 @@ def test_v6_v1_a_saboteur_round_entered_offline_refuses_what_the_server_would(
     by_name = round_3_once_back_online(page, context, app, public_id)
     assert by_name == {first: (1, 1), second: (1, 1), third: (0, 0), dealer: (None, 1)}
     assert errors == []
+
+
+def test_a_round_entered_offline_on_a_small_phone_keeps_the_rounds_layout(
+    page: Page, context: BrowserContext, app: Flask, live_server: str
+) -> None:
+    """Five long names on a 360×640 phone, a round entered offline: the next round's rows
+    keep their short names, the queued entry's Undo stands next to the keys as the
+    server's does, the pad a tab away shows the round not saved yet; back online the
+    totals are the ones the phone worked out, with no word of a difference."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_viewport_size({"width": 360, "height": 640})
+    five = ["Annabelle", "Benedikt", "Cat", "Dan", "Evangeline"]
+    with app.app_context(), transaction.atomic():
+        game, token = game_service.create_game(five, 0, game_service.parse_rules({}))
+        public_id = game.public_id
+        for cards in (1, 2):
+            game_service.record_round(game, [0] * 5, [cards, 0, 0, 0, 0])
+    open_pad(page, f"{live_server}/games/{public_id}/score/{token}")
+    shorts = page.locator("table.seats .who-short")
+    expect(shorts).to_have_count(3)
+    context.set_offline(True)
+    expect(page.locator("#net")).to_contain_text("Offline")
+    for _ in five:
+        key(page, 0)
+    key(page, 3)  # the first took every trick: the others took none
+    expect(page.locator("#entry-title")).to_contain_text("Round 4")
+    expect(shorts).to_have_count(3)
+    expect(page.locator(".thumb-zone > .offline-undo [data-offline-undo]")).to_be_visible()
+    on_the_pad(page, "#round-3.unsaved")
+    drawn = page.eval_on_selector_all("#round-3 td.total", "tds => tds.map(td => td.textContent)")
+
+    context.set_offline(False)
+    expect(page.locator("#net")).to_contain_text("Saved ✓")
+    expect(page.locator("#pad tr.unsaved")).to_have_count(0)
+    expect(page.locator("#unsaved")).to_be_hidden()
+    assert (
+        page.eval_on_selector_all("#round-3 td.total", "tds => tds.map(td => td.textContent)")
+        == drawn
+    )
+    assert len(stored(app, public_id)[0]) == 3 and errors == []

@@ -17,7 +17,7 @@ from scorekeeper import transaction
 from scorekeeper.extensions import db
 from scorekeeper.models import Change
 from scorekeeper.services import games as game_service
-from tests.browser.test_offline import NAMES, key, new_game, open_pad, row, seat_rows
+from tests.browser.test_offline import NAMES, key, new_game, on_the_pad, open_pad, row, seat_rows
 
 # Polled: whether the service worker keeps this page (the answer of the last look).
 KEPT = """() => {
@@ -129,9 +129,9 @@ def test_r16_v1_v8_a_whole_game_entered_offline_with_a_reload_is_stored_once(
             key(page, 0)
             page.reload()
             expect(page.locator("#entry-title")).to_contain_text("Round 7")
-            expect(page.locator("#round-3 .trump-mark")).to_be_visible()  # as last shown
+            on_the_pad(page, "#round-3 .trump-mark")  # as last shown
             expect(page.locator("table.seats .val.unsaved")).to_have_count(2)
-            expect(page.locator("#round-6.unsaved")).to_be_visible()
+            on_the_pad(page, "#round-6.unsaved")
             expect(page.locator("#net")).to_contain_text(f"{queued + 2} entries not saved yet")
             order = seat_rows(page)
             key(page, 0)
@@ -152,7 +152,7 @@ def test_r16_v1_v8_a_whole_game_entered_offline_with_a_reload_is_stored_once(
             key(page, cards - 2)  # bid 0: off by cards − 2
             key(page, 1)  # every trick is taken: the dealer took 0 and missed
             queued += 7
-        expect(page.locator(f"#round-{number}.unsaved")).to_be_visible()
+        on_the_pad(page, f"#round-{number}.unsaved")
         expect(page.locator("#net")).to_contain_text(f"{queued} entries not saved yet")
     expect(page.locator("form.taps .ask")).to_contain_text("Not saved yet")
     drawn = totals_on_screen(page, 10)
