@@ -6,7 +6,7 @@ first round, the other phones invited at the top with a QR code that loads when 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -301,3 +301,36 @@ def test_short_names_keep_the_standings_to_three_lines(
         assert line["whole"], line
         assert line["room"] is None or line["room"] >= 6, line
     scorer.screenshot(path=artifacts / f"standings-short-{width}.png")
+
+
+@pytest.mark.parametrize("look", ["light", "dark"])
+@pytest.mark.parametrize(("width", "height"), [(360, 640), (375, 667)])
+def test_over_the_round_the_standings_are_one_line_that_scrolls_sideways_to_every_name(
+    app: Flask,
+    live_server: str,
+    phone_in: Callable[[int, int, str], Page],
+    artifacts: Path,
+    width: int,
+    height: int,
+    look: str,
+) -> None:
+    phone = phone_in(width, height, look)
+    phone.goto(live_server + game(app, LONG_LEAD, LONG_ROUNDS))
+    show_round(phone)
+    strip = phone.locator("#standings .strip-list")
+    found = phone.evaluate(STRIP_GEOMETRY)
+    assert len({round(line["top"]) for line in found}) == 1, found  # one line
+    assert all(line["whole"] for line in found), found  # no name cut short
+    assert phone.evaluate("document.documentElement.scrollWidth") <= width  # the page stays
+    last = strip.locator("li").last
+    before = last.bounding_box()
+    assert before is not None and before["x"] + before["width"] > width  # Clara to the right
+    phone.screenshot(path=artifacts / f"standings-line-{width}-{look}.png")
+    # A swipe along the line (a sideways wheel here) brings the last player in whole.
+    box = strip.bounding_box()
+    assert box is not None
+    phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    phone.mouse.wheel(1000, 0)
+    in_view(phone, last)
+    expect(last).to_contain_text("Clara")
+    assert phone.evaluate("window.scrollY") == 0
