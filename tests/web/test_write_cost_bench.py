@@ -26,8 +26,9 @@ def test_a_correction_taken_apart(capsys: pytest.CaptureFixture[str]) -> None:
     result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert result["writes"] == 6
     # The game read in one statement; the version, the change log, the seats, round 1's
-    # results and the later rounds' totals written (the correction changes two scores).
-    assert result["statements_per_write"] == 6
+    # results and the later rounds' totals written, and the two players' points by seat
+    # relative to the dealer (the correction changes two scores).
+    assert result["statements_per_write"] == 8
     parts = [result[f"{name}_ms"] for name in ("load", "flush", "answer", "commit")]
     assert all(part > 0 for part in parts)
     # The parts timed don't overlap: what is left over is the write's own work.
