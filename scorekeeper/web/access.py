@@ -10,6 +10,7 @@ from functools import lru_cache
 
 import segno
 from flask import abort, g, make_response, redirect, request, session, url_for
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -65,6 +66,9 @@ def grant_scorer(public_id: str, token: str) -> None:
         if entry[1] and not entry[1].startswith(TAG):
             entry[1] = credential_tag(game_service.token_hash(entry[1]))
     session[SCORING] = entries
+    # The forms' token too: the page this answer leads to then finds the session complete
+    # and sends no cookie of its own (one Set-Cookie, not two, on opening a scorer link).
+    generate_csrf()
 
 
 def open_as_scorer(public_id: str, token: str, welcome: bool = True) -> BaseResponse:

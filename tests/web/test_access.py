@@ -116,6 +116,30 @@ def test_scorer_link_grants_scoring(pages: Pages, follower: Pages, pid: str) -> 
     assert "Share scoring" in follower.page(pid).get_data(as_text=True)
 
 
+def test_a_scorer_link_sets_the_cookie_once(pages: Pages, pid: str, app: Flask) -> None:
+    """The link's answer carries the whole session (the forms' token too): the game page
+    it leads to sends no cookie again, bytes a phone would pay on its first load."""
+    link = re.search(
+        r'href="http://localhost(/games/[\w-]+/score/[\w-]+)"',
+        pages.page(pid).get_data(as_text=True),
+    )
+    assert link
+    phone = app.test_client()
+    claim = phone.get(link.group(1))
+    assert claim.status_code == 303
+    assert claim.headers["Set-Cookie"].startswith("session=")
+    page = phone.get(f"/games/{pid}")
+    assert "Share scoring" in page.get_data(as_text=True)
+    assert "Set-Cookie" not in page.headers
+
+
+def test_pages_go_out_without_the_templates_indentation(pages: Pages, pid: str) -> None:
+    page = pages.page(pid).get_data(as_text=True)
+    at = page.find("\n ")
+    assert at < 0, page[at - 200 : at + 100]
+    assert 'class="seats"' in page  # still the whole page
+
+
 def test_a_wrong_scorer_token_is_refused(follower: Pages, pid: str, snapshot: Snapshot) -> None:
     response = follower.client.get(f"/games/{pid}/score/not-the-token")
     assert response.status_code == 403
