@@ -25,7 +25,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request
-from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, SecurityError
+from werkzeug.exceptions import BadRequest, NotFound, RequestEntityTooLarge, SecurityError
 
 from scorekeeper.i18n import _, decimal1
 
@@ -87,6 +87,10 @@ def _check_request() -> None:
         raise request.routing_exception
     if not plain_script_root(request.script_root):
         raise BadRequest(_("This address can't be served: its path prefix is not a plain path."))
+    if "\x00" in request.path:
+        # No page, game, circle or seat has a NUL in its address (PostgreSQL refuses one
+        # in any text it is asked to look up).
+        raise NotFound()
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     if (
         limit is not None
