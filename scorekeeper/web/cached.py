@@ -7,7 +7,8 @@ script root: its links and QR codes are built from it) and the app's build (temp
 code, translations, static files).
 What must differ per request never goes into the kept copy: the scorer's CSRF token and
 each form's idempotency key are rendered as markers and filled in on the way out. A
-follower's page has neither, so it is kept compressed too and goes out as stored.
+follower's page has neither, so it is kept compressed too (in its first reader's coding)
+and goes out as stored.
 """
 
 from __future__ import annotations
@@ -153,11 +154,13 @@ def _render(
         # The version's variants are taken (odd Host headers): served, not kept.
         return _answer(pagecache.Kept(body, None, None), setup, new_key)
     personal = setup.csrf_mark in html or setup.key_mark in html
-    copies = (
-        {}
-        if personal
-        else {c: compression.compress(body, c, best=True) for c in compression.CODINGS}
-    )
+    # Kept compressed in the coding its first reader takes, at the fast level: a version
+    # is read by the few phones following the game and then left behind, so the best
+    # levels (Zopfli and Brotli's 11: over half a second a page) would cost a busy server
+    # far more than the bytes they save. A reader taking another coding gets the page
+    # compressed on the way out, as any answer.
+    coding = compression.accepted_coding() or "gzip"
+    copies = {} if personal else {coding: compression.compress(body, coding)}
     pagecache.keep(public_id, version, variant, body, copies.get("gzip"), copies.get("br"))
     kept = pagecache.Kept(body, copies.get("gzip"), copies.get("br"))
     return _answer(kept, setup, new_key)
@@ -170,7 +173,7 @@ def _answer(
     if private:
         # The page shows the scorer link: no cache anywhere may keep it.
         headers["Cache-Control"] = "private, no-store"
-    if kept.gzip is None:  # a page with markers: only ever kept uncompressed
+    if kept.gzip is None and kept.br is None:  # a page with markers: kept uncompressed
         html = kept.body.decode()
         html = html.replace(setup.csrf_mark, generate_csrf())
         parts = html.split(setup.key_mark)

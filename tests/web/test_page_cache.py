@@ -5,17 +5,19 @@ idempotency keys) still does."""
 
 from __future__ import annotations
 
+import gzip
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import brotli  # type: ignore[import-untyped]
 import pytest
 from flask import Flask, template_rendered
 from flask_migrate import upgrade
 from sqlalchemy import event, select
 
-from scorekeeper import create_app, transaction
+from scorekeeper import compression, create_app, transaction
 from scorekeeper.extensions import db
 from scorekeeper.services import pagecache
 from scorekeeper.services.pagecache import MAX_VARIANTS
@@ -95,6 +97,35 @@ def test_live_update_fragment_is_kept_too(app: Flask, pages: Pages, follower: Pa
     assert again.headers["Cache-Control"] == "no-store"
     assert "<html" not in again.get_data(as_text=True)
     assert pad_totals(again.get_data(as_text=True), 1) == [20, 30, 20]
+
+
+def test_a_new_version_is_compressed_once_at_the_fast_level_in_the_coding_asked(
+    app: Flask, pages: Pages, follower: Pages, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every change makes a version the game's followers read once each: compressing it
+    at the best levels (Zopfli, Brotli 11) in both codings cost over half a second a
+    change, which bounded a game night's tables; the fast level costs a millisecond."""
+    pid = pages.new_game(["Ann", "Ben", "Cat"])
+    pages.play_round(pid, {1: 1, 2: 0, 0: 0}, {1: 1, 2: 0})
+    calls: list[tuple[str, bool]] = []
+    real = compression.compress
+
+    def counted(data: bytes, coding: str, best: bool = False) -> bytes:
+        calls.append((coding, best))
+        return real(data, coding, best)
+
+    monkeypatch.setattr(compression, "compress", counted)
+    readers = [
+        follower.client.get(f"/games/{pid}/live?v=1", headers={**HX, **BR}) for _ in range(5)
+    ]
+    assert [r.headers["Content-Encoding"] for r in readers] == ["br"] * 5
+    assert calls == [("br", False)]
+    assert len({r.data for r in readers}) == 1
+    # A phone taking gzip only still gets the same page, compressed on the way out.
+    plain = follower.client.get(f"/games/{pid}/live?v=1", headers={**HX, "Accept-Encoding": "gzip"})
+    assert plain.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(plain.data) == brotli.decompress(readers[0].data)
+    assert calls == [("br", False), ("gzip", False)]
 
 
 def forget_scorer_link(pages: Pages, pid: str) -> None:
