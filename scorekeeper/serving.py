@@ -25,7 +25,8 @@ connection and without a thread:
   against ``worker_connections`` (which bounds the connections a worker holds, so that a
   burst of new ones, which send their requests at once, still spreads over the workers);
   at most ``READING_MAX`` of them per worker, the one waiting longest dropped for a
-  newcomer, so slow ones can't keep anyone out.
+  newcomer, so slow ones can't keep anyone out. Nor does one kept alive, idle between
+  two requests (gthread bounds those by itself).
 - A connection closed after its answer lingers among the loop's sockets (at most
   ``LINGER`` seconds), not in the loop's own thread.
 
@@ -194,7 +195,12 @@ class Worker(ThreadWorker):
 
     # gthread accepts while its connections number fewer than this: those still sending
     # their request after SLOW_AFTER don't count (they hold no thread; READING_MAX bounds
-    # them). The newest come last: only the young ones at the end are looked at.
+    # them), nor those kept alive and idle between two requests (gthread keeps at most
+    # ``worker_connections - threads`` of them; counted, they shut the door on new
+    # connections for as long as they wait, up to the keep-alive timeout: a game night's
+    # followers, each fetching what changed and then keeping its connection, held every
+    # tap that came on a new connection for up to 5 s). The newest come last: only the
+    # young ones at the end are looked at.
     @property
     def worker_connections(self) -> int:
         young = 0
@@ -203,7 +209,8 @@ class Worker(ThreadWorker):
             if reading.started < since:
                 break
             young += 1
-        return int(self._busy_max + len(self._reading) + len(self._followers) - young)
+        idle = len(self._reading) + len(self._followers) + len(self.keepalived_conns)
+        return int(self._busy_max + idle - young)
 
     @worker_connections.setter
     def worker_connections(self, value: int) -> None:
