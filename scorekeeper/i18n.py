@@ -66,18 +66,28 @@ NBSP = "\N{NO-BREAK SPACE}"
 
 def gettext(text: str, **variables: object) -> str:
     """``text`` in the reader's language, with ``%(name)s`` placeholders filled in."""
-    return str(_gettext(text, **variables))
+    if not has_request_context():
+        return str(_gettext(text, **variables))
+    # The request's catalog, as templates use it: a game page words a few hundred texts
+    # (its change log), and Flask-Babel looks the catalog up again for each.
+    found = str(_page_catalog().ugettext(text))
+    return found % variables if variables else found
 
 
 def ngettext(singular: str, plural: str, num: int, **variables: object) -> str:
     """The singular or plural of a text for ``num`` (``%(num)s``) in the reader's language."""
-    return str(_ngettext(singular, plural, num, **variables))
+    if not has_request_context():
+        return str(_ngettext(singular, plural, num, **variables))
+    variables.setdefault("num", num)
+    return str(_page_catalog().ungettext(singular, plural, num)) % variables
 
 
 def pgettext(context: str, text: str) -> str:
     """``text`` in the reader's language, where ``context`` tells a letter or short word
     from the same one meaning something else."""
-    return str(_pgettext(context, text))
+    if not has_request_context():
+        return str(_pgettext(context, text))
+    return str(_page_catalog().upgettext(context, text))
 
 
 def lazy_gettext(text: str, **variables: object) -> LazyString:
