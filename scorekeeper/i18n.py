@@ -229,8 +229,14 @@ def number(value: int | float | None) -> str:
     """A number in the reader's format, negatives with a real minus sign (−10)."""
     if value is None:
         return ""
-    # No thousands separator: a score pad reads "1090", as written on paper.
-    text = numbers.format_decimal(abs(value), locale=_locale(), group_separator=False)
+    if isinstance(value, int):
+        # A whole number without a thousands separator is its Latin digits in every
+        # locale (Babel's default numbering system): a game page shows a hundred scores,
+        # and asking Babel took a sixth of its rendering.
+        text = str(abs(value))
+    else:
+        # No thousands separator: a score pad reads "1090", as written on paper.
+        text = numbers.format_decimal(abs(value), locale=_locale(), group_separator=False)
     return f"{MINUS}{text}" if value < 0 else text
 
 

@@ -10,7 +10,7 @@ import tempfile
 from datetime import datetime
 
 import pytest
-from babel import Locale
+from babel import Locale, numbers
 from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
@@ -111,6 +111,11 @@ def test_numbers_in_each_languages_own_format(
     with app.test_request_context(headers=browser(code)):
         assert (i18n.decimal1(-2.46), i18n.percent(0.67)) == (decimal, percent)
         assert i18n.number(-10900) == "\N{MINUS SIGN}10900"  # a pad's numbers: no grouping
+        # Whole numbers are written as Babel writes them in this language, without
+        # asking it each time.
+        for whole in (0, 7, -30, 1090, 123456):
+            babel = numbers.format_decimal(abs(whole), locale=code, group_separator=False)
+            assert i18n.number(whole) == ("\N{MINUS SIGN}" if whole < 0 else "") + babel
 
 
 @pytest.mark.parametrize(
