@@ -28,7 +28,7 @@ from .cards import (
     sort_hand,
     suit_pile,
 )
-from .entry import Move, Option, RoundDraft, Taken
+from .entry import Move, Option, RoundDraft, Taken, moves_text, parse_moves
 from .errors import (
     EngineError,
     IllegalBid,
@@ -125,6 +125,8 @@ __all__ = [
     "Viewer",
     "bid_steps",
     "count_steps",
+    "moves_text",
+    "parse_moves",
     "seen_bids",
     "sort_hand",
     "ADJUSTMENT_MAX",
