@@ -53,6 +53,7 @@ from .pad import (
     check_trump,
     round_scores,
     score_sheet,
+    scored_round,
 )
 from .plan import (
     SHORT_GAME,
@@ -194,6 +195,7 @@ __all__ = [
     "saboteur_score",
     "score_round",
     "score_sheet",
+    "scored_round",
     "suit_pile",
     "trick_winner",
     "illegal_play",
