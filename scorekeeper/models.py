@@ -72,6 +72,11 @@ class Player(Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+# A round's stack keeps only the moves that still stand: for six players some 45
+# characters at most.
+DRAFT_MOVES_MAX = 100
+
+
 class Game(Model):
     """One game of Wizard. ``public_id`` is the unguessable id in view links; the scorer's
     secret is stored only as a hash."""
@@ -100,6 +105,10 @@ class Game(Model):
     # Whether any round is on the pad (even one with a bid alone): kept by the rounds'
     # own list (below), so that the games list finds the empty games in an index.
     played: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The stack of moves of the round being entered (or of the last one, scored by a tap
+    # and not touched since): "<round number>:<moves>" in the engine's text form
+    # (engine.moves_text), kept with the version every tap writes anyway; null for none.
+    draft_moves: Mapped[str | None] = mapped_column(String(DRAFT_MOVES_MAX))
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.seat", cascade="all, delete-orphan"

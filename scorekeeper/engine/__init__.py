@@ -28,7 +28,7 @@ from .cards import (
     sort_hand,
     suit_pile,
 )
-from .entry import Move, Option, RoundDraft, Taken
+from .entry import Move, Option, RoundDraft, Taken, moves_text, parse_moves
 from .errors import (
     EngineError,
     IllegalBid,
@@ -53,6 +53,7 @@ from .pad import (
     check_trump,
     round_scores,
     score_sheet,
+    scored_round,
 )
 from .plan import (
     SHORT_GAME,
@@ -125,6 +126,8 @@ __all__ = [
     "Viewer",
     "bid_steps",
     "count_steps",
+    "moves_text",
+    "parse_moves",
     "seen_bids",
     "sort_hand",
     "ADJUSTMENT_MAX",
@@ -192,6 +195,7 @@ __all__ = [
     "saboteur_score",
     "score_round",
     "score_sheet",
+    "scored_round",
     "suit_pile",
     "trick_winner",
     "illegal_play",

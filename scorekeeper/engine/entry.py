@@ -12,6 +12,7 @@ from here; nothing else knows these rules.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -46,11 +47,65 @@ class Option:
 class Move:
     """One step of a round's entry, as its stack of moves keeps it: a bid, a trick count
     (``seat`` the one tapped, ``None`` for "the rest made their bids"; ``filled`` the
-    counts that filled themselves in with it) or the trump."""
+    counts that filled themselves in with it) or the trump.
+
+    Text form, as storage keeps it (:func:`moves_text`, :func:`parse_moves`): ``b2`` (a
+    bid), ``t1`` or ``t1+0+3`` (a count, with the counts filled in), ``t+0+3`` (the rest
+    made their bids), ``c2`` (a count taken back), ``T`` (the trump)."""
 
     kind: str  # "bid", "tricks", "clear" (a count taken back) or "trump"
     seat: int | None = None
     filled: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        letter = _LETTERS.get(self.kind)
+        if letter is None:
+            raise ValueError(f"A move of kind {self.kind!r} has no text form.")
+        seat = "" if self.seat is None else str(self.seat)
+        return letter + seat + "".join(f"+{s}" for s in self.filled)
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """:raises ValueError: for text that is not a move (:class:`Move`'s text form)."""
+        found = _MOVE.fullmatch(text) if isinstance(text, str) else None
+        if found is None:
+            raise ValueError(f"{text!r} is not a move.")
+        kind = _KINDS[found["kind"]]
+        seat = None if found["seat"] is None else int(found["seat"])
+        filled = tuple(int(s) for s in found["filled"].split("+")[1:])
+        if (kind == "trump") != (seat is None and not filled) or (
+            kind in ("bid", "clear") and (seat is None or filled)
+        ):
+            raise ValueError(f"{text!r} is not a move.")
+        return cls(kind, seat, filled)
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats whose entry this move set or took back."""
+        return self.filled if self.seat is None else (self.seat, *self.filled)
+
+
+_LETTERS = {"bid": "b", "tricks": "t", "clear": "c", "trump": "T"}
+_KINDS = {letter: kind for kind, letter in _LETTERS.items()}
+_MOVE = re.compile(r"(?P<kind>[btcT])(?P<seat>[0-9])?(?P<filled>(?:\+[0-9])*)")
+
+
+def moves_text(moves: Sequence[Move]) -> str:
+    """A stack of moves as text, the last one last (:func:`parse_moves` reads it back).
+
+    :raises ValueError: for a move without a text form.
+    """
+    return " ".join(str(m) for m in moves)
+
+
+def parse_moves(text: str) -> tuple[Move, ...]:
+    """A stack of moves from its text form (:func:`moves_text`).
+
+    :raises ValueError: for text that is not one.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"{text!r} is not a stack of moves.")
+    return tuple(Move.parse(t) for t in text.split())
 
 
 @dataclass(frozen=True)
@@ -66,8 +121,11 @@ class Taken:
 class RoundDraft:
     """The open round of a pad as entered so far (seat order throughout).
 
-    ``moves`` is its stack of moves, the last one last (as far as it is known: a draft
-    read back from storage knows the moves storage kept); it takes no part in equality.
+    ``moves`` is its stack of moves, the last one last: the moves whose entries still
+    stand (an entry taken back, cleared or made again takes its move off), so Undo steps
+    back through it move by move and it stays short enough to store with the round
+    (:meth:`with_moves` reads it back). A draft stored before its moves were kept has
+    none, and Undo follows the bidding order. It takes no part in equality.
     ``seats_bid``: each seat bids for itself (digital play) rather than a scorer entering
     the table's bids in order; with hidden or secret bids the seats then bid in any order
     (:attr:`waiting`). ``scored``: a round already scored, read back whole
@@ -122,6 +180,18 @@ class RoundDraft:
             moves,
             scored=entry.tricks is not None,
         )
+
+    def with_moves(self, moves: Sequence[Move]) -> RoundDraft:
+        """This round with the stack of moves storage kept of it (:func:`parse_moves`):
+        the moves of seats at this table whose entries still stand (a stack kept before a
+        change made elsewhere loses the moves that change undid)."""
+        players = self.players
+        known = tuple(
+            m
+            for m in moves
+            if (m.kind == "trump" or m.seats) and all(0 <= s < players for s in m.seats)
+        )
+        return self._entered(moves=known)
 
     # -- queries ------------------------------------------------------------------------
 
@@ -274,8 +344,8 @@ class RoundDraft:
 
     @property
     def last_bid(self) -> int | None:
-        """The seat whose bid a step back takes back (the last one in, in bidding order),
-        once no trick count is in."""
+        """The last seat in bidding order whose bid is in (what Undo takes back, once no
+        trick count is in, when the stack of moves doesn't say)."""
         made = [s for s in self.bidders if self.bids[s] is not None]
         return made[-1] if made else None
 
@@ -303,14 +373,19 @@ class RoundDraft:
 
     @property
     def undo_step(self) -> tuple[str, int] | None:
-        """What Undo takes back: ``("tricks", seat)`` for the count tapped last (counts go
-        in in any order; the last in bidding order when the moves don't say), else
-        ``("bid", seat)`` for the last bid; ``None`` when nothing is entered."""
+        """What Undo takes back, move by move down the stack: ``("tricks", seat)`` for the
+        count tapped last, else ``("bid", seat)`` for the bid made last; where the stack
+        doesn't say (a draft stored before its moves were kept), the last count in bidding
+        order, else the last bid. ``None`` when nothing is entered."""
         tapped = self.counts_in
+        kind, values = ("tricks", self.tricks) if tapped else ("bid", self.bids)
+        for move in reversed(self.moves):
+            if move.kind == kind and move.seats:
+                # "The rest made their bids" tapped no seat: the last of its counts.
+                seat = move.seat if move.seat is not None else max(move.seats, key=self.order.index)
+                if values[seat] is not None:
+                    return (kind, seat)
         if tapped:
-            last = self.last_count
-            if last is not None and last.seat in tapped:
-                return ("tricks", last.seat)
             return ("tricks", tapped[-1])
         bid = self.last_bid
         return None if bid is None else ("bid", bid)
@@ -609,16 +684,24 @@ class RoundDraft:
         """This round with more (or less) entered: the answers that depend on the
         round's facts alone (who bids, in what order, the bid limits) are kept."""
         get = changes.get
+        bids, tricks, trump = (
+            get("bids", self.bids),
+            get("tricks", self.tricks),
+            get("trump", self.trump),
+        )
+        moves = self.moves
+        if "moves" in changes:
+            moves = _standing(changes["moves"], bids, tricks, trump)
         draft = RoundDraft(  # dataclasses.replace, without looking the fields up each time
             self.rules,
             self.number,
             self.cards,
             self.dealer,
             self.totals_before,
-            get("bids", self.bids),
-            get("tricks", self.tricks),
-            get("trump", self.trump),
-            get("moves", self.moves),
+            bids,
+            tricks,
+            trump,
+            moves,
             self.seats_bid,
             get("scored", self.scored),
         )
@@ -696,3 +779,36 @@ _FACTS = ("order", "bidders", "limits")
 
 def _put(values: tuple[int | None, ...], seat: int, value: int | None) -> tuple[int | None, ...]:
     return values[:seat] + (value,) + values[seat + 1 :]
+
+
+def _standing(
+    moves: tuple[Move, ...],
+    bids: tuple[int | None, ...],
+    tricks: tuple[int | None, ...],
+    trump: TrumpCall | None,
+) -> tuple[Move, ...]:
+    """The moves of a stack whose entries still stand, in order: a move stands while what
+    it entered is in and no later move entered or took back the same again. A count
+    taken back ("clear") stands for nothing: it only takes the count's move off."""
+    done: set[tuple[str, int | None]] = set()
+    kept: list[Move] = []
+    for move in reversed(moves):
+        kind = move.kind
+        keys: tuple[tuple[str, int | None], ...]
+        if kind == "bid" and move.seat is not None:
+            keys = (("bid", move.seat),)
+            stands = bids[move.seat] is not None
+        elif kind == "tricks" or kind == "clear":
+            keys = tuple(("tricks", s) for s in move.seats)
+            stands = kind == "tricks" and all(tricks[s] is not None for s in move.seats)
+        elif kind == "trump":
+            keys = (("trump", None),)
+            stands = trump is not None
+        else:  # a move this stack doesn't know how to read: kept as it is
+            kept.append(move)
+            continue
+        if stands and done.isdisjoint(keys):
+            kept.append(move)
+        done.update(keys)
+    kept.reverse()
+    return tuple(kept)

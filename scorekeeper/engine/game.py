@@ -18,7 +18,7 @@ from . import bids as bidrules
 from .cards import Card, Suit, shuffled_deck, suit_pile
 from .entry import RoundDraft
 from .errors import IllegalBid, IllegalPlay, OutOfTurn, RuleError, WrongPhase
-from .pad import RoundEntry, TrumpCall, round_scores
+from .pad import RoundEntry, TrumpCall, scored_round
 from .plan import first_lead, plan_for
 from .rules import Bidding, DealerRule, RuleSet
 from .scoring import winners
@@ -488,11 +488,14 @@ class Game:
         return _trump_call(self.trump if self.turned is not None else None, self.trump_chosen)
 
     def _finish_round(self) -> None:
+        """The round played is scored as the pad scores it (:func:`scored_round`)."""
         trump = self.trump_call()
         entry = RoundEntry(tuple(self.bids), tuple(self.won), trump)
-        scores = round_scores(self.rules, self.dealer, entry)
+        scored = scored_round(
+            self.rules, self.round_number, self.cards, self.dealer, entry, tuple(self.totals)
+        )
         self.history.append(entry)
-        self.totals = [t + s for t, s in zip(self.totals, scores, strict=True)]
+        self.totals = list(scored.totals)
         self.phase = Phase.GAME_OVER if self.round_number == len(self.plan) else Phase.DEAL
 
     # -- serialisation -------------------------------------------------------------------

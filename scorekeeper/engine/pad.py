@@ -136,7 +136,9 @@ class Sheet:
             raise ValueError(f"The game has only {len(self.plan)} rounds.")
         dealer = dealer_of_round(self.first_dealer, number, self.players)
         totals = rounds[-1].totals if rounds else (0,) * self.players
-        rounds.append(ScoredRound(number, self.plan[number - 1], dealer, entry, None, totals))
+        rounds.append(
+            scored_round(self.rules, number, self.plan[number - 1], dealer, entry, totals)
+        )
         return replace(self, rounds=tuple(rounds))
 
     @property
@@ -298,19 +300,40 @@ def score_sheet(
     rounds: list[ScoredRound] = []
     for i, entry in enumerate(entries):
         number = i + 1
-        dealer = dealer_of_round(first_dealer, number, players)
-        scores: tuple[int, ...] | None = None
-        if entry.tricks is not None:
-            scores = round_scores(rules, dealer, entry)
-            totals = tuple(t + s for t, s in zip(totals, scores, strict=True))
-            # Each as the rules say; their number is checked where one is added (a game
-            # stored with more before the bound still adds up).
-            for a in entry.adjustments:
-                check_adjustment(a, players)
-                totals = tuple(t + (a.points if s == a.seat else 0) for s, t in enumerate(totals))
-        elif entry.adjustments:
-            raise ValueError(f"Round {number} is not played yet: nothing to adjust.")
-        elif number != len(entries):
+        if entry.tricks is None and not entry.adjustments and number != len(entries):
             raise ValueError(f"Round {number} has no tricks but a later round is recorded.")
-        rounds.append(ScoredRound(number, plan[i], dealer, entry, scores, totals))
+        dealer = dealer_of_round(first_dealer, number, players)
+        scored = scored_round(rules, number, plan[i], dealer, entry, totals)
+        totals = scored.totals
+        rounds.append(scored)
     return Sheet(rules, players, first_dealer, tuple(plan), tuple(rounds))
+
+
+def scored_round(
+    rules: RuleSet,
+    number: int,
+    cards: int,
+    dealer: int,
+    entry: RoundEntry,
+    totals_before: tuple[int, ...],
+) -> ScoredRound:
+    """Round ``number`` as the pad scores it: where every score of the engine is worked
+    out, on the pad and in digital play alike. Its scores once the tricks are in (R16;
+    V6 for a saboteur dealer; V10's numbers), and the totals after it with its bonuses
+    and penalties.
+
+    :raises ValueError: for an entry that can't be scored, or adjustments of a round not
+        played yet.
+    """
+    if entry.tricks is None:
+        if entry.adjustments:
+            raise ValueError(f"Round {number} is not played yet: nothing to adjust.")
+        return ScoredRound(number, cards, dealer, entry, None, totals_before)
+    scores = round_scores(rules, dealer, entry)
+    totals = tuple(t + s for t, s in zip(totals_before, scores, strict=True))
+    # Each as the rules say; their number is checked where one is added (a game stored
+    # with more before the bound still adds up).
+    for a in entry.adjustments:
+        check_adjustment(a, len(totals))
+        totals = tuple(t + (a.points if s == a.seat else 0) for s, t in enumerate(totals))
+    return ScoredRound(number, cards, dealer, entry, scores, totals)

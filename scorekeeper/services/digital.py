@@ -30,12 +30,11 @@ from scorekeeper.engine import (
     RuleError,
     RuleSet,
     Suit,
+    Trick,
     TrumpCall,
-    dealer_of_round,
     illegal_play,
     legal_plays,
     places,
-    round_scores,
     sort_hand,
 )
 from scorekeeper.engine.bots import Strategy, play_until_waiting
@@ -457,18 +456,20 @@ def _advance(table: DigitalTable, game: Game) -> None:
     strategies = _strategies(table)
     pending: list[int] = []
     recorded = sum(1 for r in table.game.rounds if r.complete)
+    last_trick: Trick | None = None  # of the round that ended last, before the next deal
     while True:
         play_until_waiting(game, strategies)
         while recorded + len(pending) < len(game.history):
-            number = recorded + len(pending) + 1
-            pending.append(number)
-            _remember(table, game, number)
+            pending.append(recorded + len(pending) + 1)
+            last_trick = game.last_trick if pending[-1] == len(game.history) else None
         if game.phase is not Phase.DEAL:
             break
         game.deal(_rng(table, game.round_number + 1))
-    _save(table, game)
     played = [(number, game.history[number - 1]) for number in pending]
     game_service.record_played(table.game, played, _trump_to_show(table, game))
+    if pending:
+        _remember(table, game, pending[-1], last_trick)
+    _save(table, game)
 
 
 def _trump_to_show(table: DigitalTable, game: Game) -> tuple[int, TrumpCall] | None:
@@ -486,19 +487,22 @@ def _trump_to_show(table: DigitalTable, game: Game) -> tuple[int, TrumpCall] | N
     return None if shown == str(trump) else (game.round_number, trump)
 
 
-def _remember(table: DigitalTable, game: Game, number: int) -> None:
-    """What every phone shows about round ``number`` while the next one starts."""
+def _remember(table: DigitalTable, game: Game, number: int, last: Trick | None) -> None:
+    """What every phone shows about round ``number`` while the next one starts (``last``
+    its last trick): its scores and the totals after it as the score pad has them (the
+    engine's one scoring, with any bonus or penalty given on the pad), once the round
+    is in it."""
     entry = game.history[number - 1]
-    last = game.last_trick if number == len(game.history) else None
-    dealer = dealer_of_round(game.first_dealer, number, game.players)
+    scored = game_service.sheet_of(table.game).rounds[number - 1]
+    assert scored.scores is not None  # recorded played (record_played)
     table.recent = {
         "round": number,
         "bids": list(entry.bids),
         "tricks": list(entry.tricks or ()),
-        "scores": list(round_scores(game.rules, dealer, entry)),
+        "scores": list(scored.scores),
         "trump": None if entry.trump is None else str(entry.trump),
         "last_trick": None if last is None else last.to_dict(),
-        "totals": list(game.totals),
+        "totals": list(scored.totals),
     }
 
 

@@ -452,7 +452,7 @@ def _draft_view(
         trump_suit=trump.suit.colour if trump is not None and trump.suit is not None else None,
         next_taker=draft.next_taker,
         trick_choices=[_choice(o, names) for o in draft.trick_options(draft.next_taker)],
-        undo=_undo(game, draft),
+        undo=draft.undo_step,  # from the stack of moves kept with the game
         rest_as_bid=draft.rest_as_bid() is not None,
         shown_bids=seen.numbers,
         limits=None if next_bidder is None else draft.limits,
@@ -469,14 +469,6 @@ def _choice(option: engine.Option, names: list[str]) -> BidChoice:
     if option.refusal is None:
         return BidChoice(option.value, True, None)
     return BidChoice(option.value, False, i18n.rule_message(option.refusal, names))
-
-
-def _undo(game: Game, draft: engine.RoundDraft) -> tuple[str, int] | None:
-    """What one step back clears (:attr:`engine.RoundDraft.undo_step`); once counts are
-    in, the draft knows the last one tapped from the change log."""
-    if draft.counts_in:
-        draft = game_service.with_moves(game, draft)
-    return draft.undo_step
 
 
 # -- a blank pad, printed before game night (no game stored) --------------------------------

@@ -441,24 +441,31 @@ def reopen(public_id: str) -> ResponseReturnValue:
 @bp.post("/games/<public_id>/clear")
 @write
 def clear_entry(public_id: str) -> ResponseReturnValue:
-    """Take back a bid ("bid:2") or a trick count ("tricks:0"), that one alone; the answer
-    offers to put it back ("Undo")."""
+    """Take back a bid ("bid:2") or a trick count ("tricks:0"), that one alone, or with
+    "undo" one step back down the round's moves; the answer offers to put it back
+    ("Undo")."""
     return _act(public_id, _take_back, draft=True)
 
 
 def _take_back(game: Game) -> None:
-    kind, _, arg = request.form.get("clear", "").partition(":")
-    number = limits.whole_number(arg)
-    seat: Any = arg if number is None else number
-    taken = game_service.take_back(game, kind, seat, _version()).values
-    if not taken:
+    clear = request.form.get("clear", "")
+    if clear == "undo":
+        taken = game_service.undo_move(game, _version())
+    else:
+        kind, _, arg = clear.partition(":")
+        number = limits.whole_number(arg)
+        seat: Any = arg if number is None else number
+        taken = game_service.take_back(game, kind, seat, _version())
+    if not taken.values:
         return
-    name = game_service.names_of(game)[seat]
-    if kind == "bid":
+    name = game_service.names_of(game)[min(taken.values)]  # one player's entry
+    if taken.kind == "bid":
         text = i18n._("%(name)s's bid is taken back.", name=name)
     else:
         text = i18n._("%(name)s's tricks are taken back.", name=name)
-    token = takeback.seal(game.public_id, takeback.TakenBack(kind, taken, game.version))
+    token = takeback.seal(
+        game.public_id, takeback.TakenBack(taken.kind, taken.values, game.version)
+    )
     # Shown once with the answer (or the page a phone without JavaScript goes back to):
     # the note, and the seal its "Undo" sends back.
     flash(text, "take-back")

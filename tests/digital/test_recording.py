@@ -10,10 +10,12 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from scorekeeper.engine import Bidding, DealerRule, RuleSet
+from scorekeeper import transaction
+from scorekeeper.engine import Bidding, DealerRule, RuleSet, Scoring
 from scorekeeper.extensions import db
 from scorekeeper.models import Change
 from scorekeeper.services import digital as service
+from scorekeeper.services import games as game_service
 from scorekeeper.services.games import rounds, writing
 from tests.digital.support import Table
 
@@ -52,3 +54,28 @@ def test_v1_v3_a_played_round_is_recorded_once_with_the_next_trump(
             select(Change.action).where(Change.game_id == pad.id, Change.round_number == 1)
         ).all()
         assert sum(a in ("round_added", "round_completed") for a in lines) == 1
+
+
+def test_r16_v10_the_round_just_played_shows_the_pads_scores_and_totals(app: Flask) -> None:
+    """R16 with V10's numbers, and a penalty given on the pad after round 1: the panel of
+    the round just played shows its scores and totals as the pad adds them up (the
+    engine's one scoring), not a sum of the table's own that leaves the penalty out."""
+    rules = RuleSet(scoring=Scoring(exact_bonus=5, per_trick=1, per_miss=100))
+    table = Table.create(app, rules, ["person", "bot", "bot"])
+    table.play_rounds(rounds=1)
+    with app.app_context(), transaction.atomic():
+        game_service.add_adjustment(service.get_table(table.public_id).game, 1, 0, -7, "revoke")
+    game = table.play_rounds(rounds=2)
+    with app.app_context():
+        stored = service.get_table(table.public_id)
+        scored = game_service.sheet_of(stored.game).rounds[1]
+        recent = stored.recent
+        assert recent is not None and recent["round"] == 2
+        assert recent["scores"] == list(scored.scores or ())
+        assert recent["totals"] == list(scored.totals)
+        assert recent["totals"] == [t - 7 if s == 0 else t for s, t in enumerate(game.totals)]
+        entry = game.history[1]
+        assert recent["scores"] == [
+            5 + won if bid == won else -100 * abs(bid - won)
+            for bid, won in zip(entry.bids, entry.tricks or (), strict=True)
+        ]

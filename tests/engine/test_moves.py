@@ -21,7 +21,10 @@ from scorekeeper.engine import (
     Suit,
     Taken,
     TrumpCall,
+    moves_text,
+    parse_moves,
 )
+from scorekeeper.models import DRAFT_MOVES_MAX
 
 PM1 = RuleSet(dealer_rule=DealerRule.PLUS_MINUS_ONE)
 
@@ -51,7 +54,8 @@ def test_every_command_pushes_its_move() -> None:
     assert filled == [0, 3]
     assert [m.kind for m in d.moves] == ["bid"] * 4 + ["trump", "tricks", "tricks"]
     assert d.moves[-1] == Move("tricks", 1, (0, 3))
-    assert d.clear_tricks(0).moves[-1] == Move("clear", 0)
+    # A count taken back takes its move off the stack (here the tap that filled it in).
+    assert d.clear_tricks(0).moves == d.moves[:-1]
 
 
 def test_undo_step_names_the_last_bid_then_the_count_tapped_last() -> None:
@@ -251,3 +255,142 @@ def test_a_digital_game_bids_through_the_round_model(rules: RuleSet) -> None:
                 seat = game.turn
                 assert seat is not None
                 game.play(seat, rng.choice(game.legal_cards(seat)))
+
+
+# -- the stack kept with the round: move by move, read back from its text form ------------
+
+
+def six(cards: int = 5) -> RoundDraft:
+    """Six players, seat 0 deals: the seats bid (and are asked for counts) 1, 2, 3, 4, 5, 0."""
+    return RoundDraft.empty(PM1, 5, cards, 0, (0,) * 6)
+
+
+def test_undo_steps_back_move_by_move_not_in_bidding_order() -> None:
+    """R6: the bids go in in order, but a bid taken back and made again is the last move:
+    Undo takes it first, then the ones before it, as they were made."""
+    d = bid_all(six(), [1, 0, 2])  # seats 1, 2, 3
+    d, _ = d.take_back("bid", 2)
+    d = d.bid(2, 1)  # made again, after seat 3's
+    steps = []
+    while d.undo_step is not None:
+        steps.append(d.undo_step)
+        d, _ = d.undo()
+    assert steps == [("bid", 2), ("bid", 3), ("bid", 1)]
+    assert d.bids == (None,) * 6 and d.moves == ()
+
+
+def test_undo_takes_back_the_counts_in_the_order_they_were_tapped() -> None:
+    d = bid_all(six(), [1, 0, 2, 0, 0, 1])
+    for seat, count in ((4, 0), (1, 1), (3, 2)):
+        d, filled = d.record_tricks(seat, count)
+        assert filled == []
+    steps = []
+    for _ in range(3):
+        steps.append(d.undo_step)
+        d, _ = d.undo()
+    assert steps == [("tricks", 3), ("tricks", 1), ("tricks", 4)]
+    # With the counts gone, Undo is back at the bids: the last one made.
+    assert d.undo_step == ("bid", 0)
+
+
+def test_put_back_puts_the_move_back_on_top() -> None:
+    d, _ = bid_all(six(), [1, 0, 2, 0, 0, 1]).record_tricks(4, 0)
+    d, _ = d.record_tricks(1, 1)
+    after, taken = d.undo()
+    back = after.put_back(taken)
+    assert back.moves == d.moves and back.undo_step == ("tricks", 1)
+
+
+def reread(d: RoundDraft) -> RoundDraft:
+    """``d`` as a later request reads it: its values from storage, its moves from their
+    text form."""
+    stored = RoundDraft(
+        d.rules, d.number, d.cards, d.dealer, d.totals_before, d.bids, d.tricks, d.trump
+    )
+    return stored.with_moves(parse_moves(moves_text(d.moves)))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_draft_read_back_steps_back_exactly_as_in_memory(seed: int) -> None:
+    """Random taps of a scorer who changes their mind (bids made, taken back and made
+    again, counts in any order and taken back, the trump, Undo, put back): after every
+    tap the draft read back from storage holds the same stack and Undo names the same
+    step, and the stack stays short enough to keep with the game."""
+    rng = random.Random(seed)
+    players = rng.randint(3, 6)
+    dealer = rng.randrange(players)
+    d = RoundDraft.empty(RuleSet(), 4, 4, dealer, (0,) * players)
+    taken: list[Taken] = []
+    for _ in range(60):
+        choice = rng.randrange(6)
+        try:
+            if choice == 0 and d.waiting:
+                d = d.bid(d.waiting[0], rng.randint(0, d.cards))
+            elif choice == 1:
+                d = d.take_back(rng.choice(["bid", "tricks"]), rng.randrange(players))[0]
+            elif choice == 2 and d.bids_in:
+                d = d.record_tricks(rng.randrange(players), rng.randint(0, 2))[0]
+            elif choice == 3 and d.undo_step is not None:
+                d, was = d.undo()
+                taken.append(was)
+            elif choice == 4 and taken:
+                d = d.put_back(taken.pop())
+            elif choice == 5:
+                d = d.with_trump(rng.choice([None, TrumpCall.parse("green")]))
+        except RuleError:
+            continue
+        if d.tricks_in:  # scored: the next round starts afresh
+            assert reread(d).reopen_seats == d.reopen_seats
+            d = RoundDraft.empty(RuleSet(), 4, 4, dealer, (0,) * players)
+        again = reread(d)
+        assert again.moves == d.moves
+        assert again.undo_step == d.undo_step
+        assert len(f"20:{moves_text(d.moves)}") <= DRAFT_MOVES_MAX
+
+
+def test_a_draft_stored_without_moves_steps_back_in_bidding_order() -> None:
+    """A draft kept before its moves were: Undo takes the last count in bidding order,
+    then the last bid, and a stack kept later is followed first."""
+    d, _ = bid_all(six(), [1, 0, 2, 0, 0, 1]).record_tricks(4, 0)
+    d, _ = d.record_tricks(1, 1)
+    old = d.with_moves(())
+    assert old.undo_step == ("tricks", 4)
+    d, _ = old.record_tricks(2, 0)
+    steps = []
+    for _ in range(3):
+        steps.append(d.undo_step)
+        d, _ = d.undo()
+    assert steps == [("tricks", 2), ("tricks", 4), ("tricks", 1)]
+    assert d.undo_step == ("bid", 0)
+
+
+def test_moves_read_back_keep_only_what_still_stands() -> None:
+    """A stack kept before a change made elsewhere (a bid cleared, a seat not at the
+    table) loses the moves that no longer stand."""
+    d = bid_all(six(), [1, 0, 2])
+    cleared = RoundDraft(PM1, 5, 5, 0, (0,) * 6, (None, 1, 0, None, None, None), (None,) * 6)
+    kept = cleared.with_moves((*d.moves, Move("bid", 9), Move("tricks", 4)))
+    assert kept.moves == (Move("bid", 1), Move("bid", 2))
+
+
+@pytest.mark.parametrize(
+    ("text", "moves"),
+    [
+        ("", ()),
+        ("b1 b2 T", (Move("bid", 1), Move("bid", 2), Move("trump"))),
+        (
+            "t3 t1+0+2 t+4+5",
+            (Move("tricks", 3), Move("tricks", 1, (0, 2)), Move("tricks", None, (4, 5))),
+        ),
+        ("c2", (Move("clear", 2),)),
+    ],
+)
+def test_moves_text_round_trips(text: str, moves: tuple[Move, ...]) -> None:
+    assert parse_moves(text) == moves
+    assert moves_text(moves) == text
+
+
+@pytest.mark.parametrize("text", ["x1", "b", "t", "T1", "b1+2", "c", "b12", "b-1", "t1+", "b1,b2"])
+def test_moves_text_that_is_not_a_stack_is_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="is not a move"):
+        parse_moves(text)

@@ -208,7 +208,14 @@ def stored(pid: str) -> tuple[Any, ...]:
         for r in game.rounds
     )
     view = pad_view(game)
-    return (game.version, game.rules, rounds, tuple(view.totals), len(game.changes))
+    return (
+        game.version,
+        game.rules,
+        rounds,
+        tuple(view.totals),
+        game.draft_moves,
+        len(game.changes),
+    )
 
 
 def keep_score_without_link(client: FlaskClient, pid: str) -> None:

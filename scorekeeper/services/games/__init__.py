@@ -6,7 +6,8 @@
 - ``rounds``: whole rounds (the API, the correction form): record, correct, delete;
 - ``adjustments``: bonuses and penalties;
 - ``entry``: the open round tap by tap on the score pad;
-- ``undo``: putting back a take-back, reopening the round the last tap scored;
+- ``undo``: putting back a take-back, reopening the round the last tap scored (Undo
+  itself, ``undo_move``, one step back down the round's stack of moves, is in ``entry``);
 - ``again``: the next game at the same table.
 
 Every command checks the whole change with the engine before anything is written, then
@@ -32,6 +33,7 @@ from scorekeeper.services.games.entry import (
     set_draft_trump,
     set_tricks,
     take_back,
+    undo_move,
 )
 from scorekeeper.services.games.loading import (
     DEFAULT_CIRCLE_MAX_GAMES,
@@ -62,7 +64,7 @@ from scorekeeper.services.games.sheets import (
     rules_of,
     sheet_of,
 )
-from scorekeeper.services.games.undo import put_back, reopen_round, reopenable, with_moves
+from scorekeeper.services.games.undo import put_back, reopen_round, reopenable
 from scorekeeper.services.games.writing import parse_trump
 
 __all__ = [
@@ -104,7 +106,7 @@ __all__ = [
     "token_hash",
     "token_matches",
     "take_back",
+    "undo_move",
     "update_round",
     "version_of",
-    "with_moves",
 ]

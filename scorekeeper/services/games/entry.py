@@ -13,7 +13,7 @@ from scorekeeper.i18n import _, rule_message
 from scorekeeper.models import Change, Game
 from scorekeeper.services import changelog
 from scorekeeper.services.errors import Rejected
-from scorekeeper.services.games.sheets import draft_of, names_of
+from scorekeeper.services.games.sheets import draft_of, keep_moves, names_of
 from scorekeeper.services.games.writing import (
     as_text,
     describe_entry,
@@ -57,7 +57,7 @@ def _bid_stored(game: Game, draft: engine.RoundDraft, seat: int, bid: int | None
     store_round(game, draft.number, draft.entry(), complete=False)
     facts = {"number": draft.number, "name": names_of(game)[seat]}
     message = "bid_cleared" if bid is None else "bid_entered"
-    finish(game, changelog.line("bid", message, facts, round_number=draft.number))
+    finish(game, changelog.line("bid", message, facts, round_number=draft.number), draft=draft)
 
 
 def take_back(game: Game, kind: str, seat: int, version: int | None = None) -> engine.Taken:
@@ -72,11 +72,34 @@ def take_back(game: Game, kind: str, seat: int, version: int | None = None) -> e
     draft = open_draft(game)
     with pad_rules(game):
         after, taken = draft.take_back(kind, seat)
+    _taken_back(game, draft, after, kind, seat)
+    return taken
+
+
+def undo_move(game: Game, version: int | None = None) -> engine.Taken:
+    """One step back down the open round's stack of moves, as the round model keeps it
+    across requests (:meth:`engine.RoundDraft.undo`): the trick count tapped last, else
+    the bid made last, taken back alone. Returns what was taken, for :func:`put_back`.
+
+    :raises Rejected: when nothing is entered, or when the game is over.
+    """
+    expect_version(game, version)
+    draft = open_draft(game)
+    with pad_rules(game):
+        step = draft.undo_step
+        after, taken = draft.undo()
+    assert step is not None  # undo() refuses a draft with nothing to take back
+    _taken_back(game, draft, after, *step)
+    return taken
+
+
+def _taken_back(
+    game: Game, draft: engine.RoundDraft, after: engine.RoundDraft, kind: str, seat: int
+) -> None:
     if kind == "bid":
         _bid_stored(game, after, seat, None)
     elif after != draft:
         _count_cleared(game, after, seat)
-    return taken
 
 
 def set_draft_trump(game: Game, trump: object, version: int | None = None) -> None:
@@ -86,8 +109,8 @@ def set_draft_trump(game: Game, trump: object, version: int | None = None) -> No
 
 
 def trump_line(game: Game, trump: engine.TrumpCall | None) -> list[Change]:
-    """Store ``trump`` as the open round's (checked by the round model: P1); the change
-    log's line for it.
+    """Store ``trump`` as the open round's (checked by the round model: P1), its move
+    on the round's stack; the change log's line for it.
 
     :raises Rejected: for a trump that doesn't fit.
     """
@@ -95,6 +118,7 @@ def trump_line(game: Game, trump: engine.TrumpCall | None) -> list[Change]:
         draft = open_draft(game).with_trump(trump)
     entry = draft.entry()
     store_round(game, draft.number, entry, complete=False, tricks_draft=draft.tricks)
+    keep_moves(game, draft)  # what finish() reads back as the round to enter
     facts = {"number": draft.number, "trump": as_text(entry.trump)}
     return [changelog.line("trump", "trump_set", facts, round_number=draft.number)]
 
@@ -115,28 +139,8 @@ def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = 
         "tricks_entered",
         {"number": draft.number, "name": names_of(game)[seat]},
         round_number=draft.number,
-        data=tap_data(draft),
     )
     return counts_entered(game, draft, line)
-
-
-def tap_data(draft: engine.RoundDraft) -> dict[str, object]:
-    """The count just entered (the draft's last move) as the change log keeps it: the
-    seat tapped and the seats filled in with it, for :func:`tap_of` to read back."""
-    move = draft.last_count
-    assert move is not None
-    return {"seat": move.seat, "filled": list(move.filled)}
-
-
-def tap_of(data: object) -> engine.Move | None:
-    """A count tap read back from the change log (:func:`tap_data`), or ``None``."""
-    if not isinstance(data, dict) or not isinstance(data.get("filled"), list):
-        return None
-    seat = data.get("seat")
-    if seat is not None and not isinstance(seat, int):
-        return None
-    filled = tuple(s for s in data["filled"] if isinstance(s, int))
-    return engine.Move("tricks", seat, filled)
 
 
 def rest_as_bid(game: Game, version: int | None = None) -> int:
@@ -150,11 +154,7 @@ def rest_as_bid(game: Game, version: int | None = None) -> int:
     with pad_rules(game):
         draft, _filled = open_draft(game).rest_made_their_bids()
     line = changelog.line(
-        "tricks",
-        "rest_made_their_bids",
-        {"number": draft.number},
-        round_number=draft.number,
-        data=tap_data(draft),
+        "tricks", "rest_made_their_bids", {"number": draft.number}, round_number=draft.number
     )
     scored = counts_entered(game, draft, line)
     assert scored is not None
@@ -162,16 +162,15 @@ def rest_as_bid(game: Game, version: int | None = None) -> int:
 
 
 def counts_entered(game: Game, draft: engine.RoundDraft, line: Change) -> int | None:
-    """Store the open round's trick counts; once every one is in, score the round.
-    ``line`` (with the tap: :func:`tap_data`) goes into the change log, where
-    :func:`reopen_round` finds what to take back."""
+    """Store the open round's trick counts and log ``line``; once every one is in, score
+    the round, its stack of moves kept with the game: the tap that scored it on top,
+    which :func:`reopen_round` takes back."""
+    store_round(game, draft.number, draft.entry(), complete=False, tricks_draft=draft.tricks)
     if not draft.tricks_in:
-        store_round(game, draft.number, draft.entry(), complete=False, tricks_draft=draft.tricks)
-        finish(game, line)
+        finish(game, line, draft=draft)
         return None
     game.changes.append(line)
-    store_round(game, draft.number, draft.entry(), complete=False, tricks_draft=draft.tricks)
-    return score_open_round(game, open_draft(game))
+    return score_open_round(game, draft)
 
 
 def clear_tricks_from(game: Game, seat: int, version: int | None = None) -> None:
@@ -192,7 +191,8 @@ def clear_tricks_from(game: Game, seat: int, version: int | None = None) -> None
 def _count_cleared(game: Game, draft: engine.RoundDraft, seat: int) -> None:
     store_round(game, draft.number, draft.entry(), complete=False, tricks_draft=draft.tricks)
     facts = {"number": draft.number, "name": names_of(game)[seat]}
-    finish(game, changelog.line("tricks", "tricks_cleared", facts, round_number=draft.number))
+    line = changelog.line("tricks", "tricks_cleared", facts, round_number=draft.number)
+    finish(game, line, draft=draft)
 
 
 def confirm_round(game: Game, version: int | None = None) -> int:
@@ -207,7 +207,8 @@ def confirm_round(game: Game, version: int | None = None) -> int:
 
 def score_open_round(game: Game, draft: engine.RoundDraft) -> int:
     """Score the open round: the round model checks it whole (the totals before it may
-    have changed since its bids were made: P2) and gives the entry to store."""
+    have changed since its bids were made: P2) and gives the entry to store; its stack
+    of moves stays with the game until the next change."""
     names = names_of(game)
     with pad_rules(game):
         entry = draft.confirm(names)
@@ -221,5 +222,6 @@ def score_open_round(game: Game, draft: engine.RoundDraft) -> int:
             round_number=draft.number,
             data=describe_entry(names_of(game), entry),
         ),
+        draft=draft,
     )
     return draft.number

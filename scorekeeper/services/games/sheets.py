@@ -10,7 +10,7 @@ import json
 from scorekeeper import engine
 from scorekeeper.engine import RoundEntry, RuleSet, TrumpCall
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, Round
+from scorekeeper.models import DRAFT_MOVES_MAX, Game, Round
 
 
 def rules_of(game: Game) -> RuleSet:
@@ -104,7 +104,33 @@ def draft_of(game: Game) -> engine.RoundDraft | None:
             tuple(r.bid for r in rnd.results),
             tuple(r.tricks for r in rnd.results),
             TrumpCall.parse(rnd.trump) if rnd.trump else None,
-        )
+        ).with_moves(moves_of(game, number))
     return engine.RoundDraft.empty(
         rules, number, sheet.plan[number - 1], sheet.dealer(number), totals
     )
+
+
+def moves_of(game: Game, number: int) -> tuple[engine.Move, ...]:
+    """The stack of moves the game keeps of round ``number`` (:func:`keep_moves`): none
+    for another round, for a draft stored before moves were kept, or for text that isn't
+    a stack of moves."""
+    head, _, text = (game.draft_moves or "").partition(":")
+    if head != str(number):
+        return ()
+    try:
+        return engine.parse_moves(text)
+    except ValueError:
+        return ()
+
+
+def keep_moves(game: Game, draft: engine.RoundDraft | None) -> None:
+    """Keep ``draft``'s stack of moves with the game (no draft, no moves: none), in the
+    row every write updates anyway; a stack too long to keep is not kept (Undo then
+    follows the bidding order)."""
+    text = None
+    if draft is not None and draft.moves:
+        try:
+            text = f"{draft.number}:{engine.moves_text(draft.moves)}"
+        except ValueError:  # a move without a text form
+            text = None
+    game.draft_moves = text if text is None or len(text) <= DRAFT_MOVES_MAX else None

@@ -1,22 +1,17 @@
 """Undo on the score pad: put back what a take-back took, reopen the round the last tap
 scored. The round model (:class:`engine.RoundDraft`) says what each step takes back and
-puts back; this module reads its moves from the change log and stores the result.
+puts back, from the stack of moves the game keeps of the round (``Game.draft_moves``).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from sqlalchemy import select
-
 from scorekeeper import engine
-from scorekeeper.extensions import db
 from scorekeeper.i18n import _
-from scorekeeper.models import Change, Game
+from scorekeeper.models import Game
 from scorekeeper.services import changelog
 from scorekeeper.services.errors import Rejected
-from scorekeeper.services.games.entry import counts_entered, open_draft, pad_rules, tap_data, tap_of
-from scorekeeper.services.games.sheets import entry_of, names_of
+from scorekeeper.services.games.entry import counts_entered, open_draft, pad_rules
+from scorekeeper.services.games.sheets import entry_of, moves_of, names_of
 from scorekeeper.services.games.writing import (
     expect_version,
     finish,
@@ -40,47 +35,26 @@ def put_back(
     expect_version(game, version)
     with pad_rules(game):
         draft = open_draft(game).put_back(engine.Taken(kind, values))
-    move = draft.moves[-1]
-    assert move.seat is not None
     name = names_of(game)[min(values, key=draft.order.index)]
     facts = {"number": draft.number, "name": name}
     if kind == "bid":
         store_round(game, draft.number, draft.entry(), complete=False, tricks_draft=draft.tricks)
-        finish(game, changelog.line(kind, "bid_entered", facts, round_number=draft.number))
+        line = changelog.line(kind, "bid_entered", facts, round_number=draft.number)
+        finish(game, line, draft=draft)
         return None
     # Every count back in: the round is scored, as when the last one is tapped.
-    line = changelog.line(
-        "tricks", "tricks_entered", facts, round_number=draft.number, data=tap_data(draft)
-    )
+    line = changelog.line("tricks", "tricks_entered", facts, round_number=draft.number)
     return counts_entered(game, draft, line)
-
-
-def with_moves(game: Game, draft: engine.RoundDraft) -> engine.RoundDraft:
-    """``draft`` with the moves the change log keeps of its round: the trick count
-    entered last, when nothing else changed in the game since (one query)."""
-    query = (
-        select(Change.action, Change.data, Change.round_number)
-        .where(Change.game_id == game.id)
-        .order_by(Change.id.desc())
-        .limit(2)
-    )
-    for action, data, round_number in db.session.execute(query):
-        if round_number != draft.number:
-            break
-        if action == "round_completed":
-            continue  # scored by that tap: the tap comes just before
-        move = tap_of(data) if action == "tricks" else None
-        return draft if move is None else replace(draft, moves=(move,))
-    return draft
 
 
 def _last_scored(game: Game) -> engine.RoundDraft | None:
     """The last round when it is scored and nothing of the next is entered, as the round
-    model with its moves."""
+    model with the moves the game keeps of it (none once anything changed since)."""
     if not game.rounds or any(not r.complete for r in game.rounds):
         return None
     rnd = game.rounds[-1]
-    return with_moves(game, round_draft(game, rnd.number, entry_of(rnd)))
+    draft = round_draft(game, rnd.number, entry_of(rnd))
+    return draft.with_moves(moves_of(game, rnd.number))
 
 
 def reopenable(game: Game) -> int | None:
@@ -117,4 +91,5 @@ def reopen_round(game: Game, number: object, version: int | None = None) -> None
         changelog.line(
             "reopened", "round_reopened", {"number": reopened.number}, round_number=number
         ),
+        draft=reopened,
     )

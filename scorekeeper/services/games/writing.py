@@ -17,7 +17,7 @@ from scorekeeper.i18n import _, rule_message
 from scorekeeper.models import Change, Game, Round, RoundResult, utcnow
 from scorekeeper.services import ratings, stats
 from scorekeeper.services.errors import Conflict, Rejected
-from scorekeeper.services.games.sheets import names_of, rules_of, sheet_of
+from scorekeeper.services.games.sheets import draft_of, keep_moves, names_of, rules_of, sheet_of
 
 
 def rejected(exc: RuleError | ValueError) -> Rejected:
@@ -95,8 +95,11 @@ def store_round(
     return rnd
 
 
-def finish(game: Game, *changes: Change) -> None:
-    """Recompute scores and totals of every round from the engine, log, flush.
+def finish(game: Game, *changes: Change, draft: engine.RoundDraft | None = None) -> None:
+    """Recompute scores and totals of every round from the engine, keep the stack of
+    moves of ``draft`` (a tap's round; by default the round to enter now, as stored: a
+    change elsewhere keeps its moves that still stand, and a scored round's go), log,
+    flush.
 
     A concurrent change by another scorer shows as a stale version (or, for a new round,
     the same round number stored twice) and becomes a :class:`Conflict`: nothing is stored
@@ -114,6 +117,7 @@ def finish(game: Game, *changes: Change) -> None:
         was_finished = game.finished_at is not None
         game.finished_at = (game.finished_at or utcnow()) if sheet.finished else None
         stats.summarise(game, sheet)
+        keep_moves(game, draft if draft is not None else draft_of(game))
         game.updated_at = utcnow()
         # Added to the log without reading it (a tap's statements count).
         for change in changes:
