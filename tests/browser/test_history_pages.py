@@ -118,12 +118,16 @@ def history(app: Flask) -> dict[str, str]:
         }
 
 
-def member(phone: Page, live_server: str, pages: dict[str, str]) -> None:
-    """The phone opens the circle's link and keeps score of its games (so the home page
-    lists them)."""
-    phone.goto(live_server + pages["link"])
-    for n in range(4):
-        phone.goto(live_server + pages[f"scorer{n}"])
+def member(app: Flask, phone: Page, live_server: str, pages: dict[str, str]) -> None:
+    """The phone has opened the circle's link and keeps score of its games (so the home
+    page lists them): the links opened by a client of the app, whose session cookie (all
+    the phone keeps of them) the phone then holds, as if it had opened them itself."""
+    client = app.test_client()
+    for link in [pages["link"], *(pages[f"scorer{n}"] for n in range(4))]:
+        assert client.get(link, follow_redirects=True).status_code == 200, link
+    cookie = client.get_cookie("session")
+    assert cookie is not None
+    phone.context.add_cookies([{"name": "session", "value": cookie.value, "url": live_server}])
 
 
 def test_no_dot_is_left_alone_at_a_lines_end_or_start(
@@ -131,7 +135,7 @@ def test_no_dot_is_left_alone_at_a_lines_end_or_start(
 ) -> None:
     pages = history(app)
     phone = each_phone.page
-    member(phone, live_server, pages)
+    member(app, phone, live_server, pages)
     stray = {}
     for name in ("home", "circle", "games", "records", "player"):
         phone.goto(live_server + ("/" if name == "home" else pages[name]))
@@ -174,7 +178,7 @@ def test_the_head_to_head_table_shows_whole_and_the_wins_say_out_of_what(
     pages = history(app)
     phone = each_phone.page
     phone.context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
-    member(phone, live_server, pages)
+    member(app, phone, live_server, pages)
     phone.goto(live_server + pages["player"])
     stat = phone.locator(".stat-grid > div").nth(1).locator("dd")
     expect(stat).to_contain_text(wins)
@@ -193,7 +197,7 @@ def test_play_again_and_delete_line_up_in_the_games_list(
     equally wide and centred on the same line."""
     pages = history(app)
     phone = each_phone.page
-    member(phone, live_server, pages)
+    member(app, phone, live_server, pages)
     phone.goto(live_server + pages["games"])
     finished = phone.locator("li.game-line", has=phone.locator(".again-form"))
     expect(finished).to_have_count(3)

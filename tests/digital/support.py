@@ -36,6 +36,11 @@ class Table:
     phones: dict[int, FlaskClient] = field(default_factory=dict)
     responses: int = 0
     table_token: str = ""  # the pass-and-play phone's link
+    # Each seat's action number as an answer to that seat showed it since the latest move
+    # (every move forgets them all: an answer to each seat at the table as it is now).
+    seqs: dict[int, int] = field(default_factory=dict)
+    # The table as the latest answer was checked against.
+    checked: Game | None = None
 
     @classmethod
     def create(
@@ -58,11 +63,13 @@ class Table:
         with self.app.app_context():
             return service.engine_game(service.get_table(self.public_id))
 
-    def get(self, seat: int, suffix: str = "", **headers: str) -> str:
+    def get(self, seat: int, suffix: str = "", game: Game | None = None, **headers: str) -> str:
+        """The seat's page (or ``suffix`` of it), checked against ``game``, the table as
+        it stands (loaded afresh when not given)."""
         response = self.phones[seat].get(self.url(seat, suffix), headers=headers)
         assert response.status_code in (200, 304), response.status_code
         body = response.get_data(as_text=True)
-        self.check(seat, body)
+        self.check(seat, body, game)
         return body
 
     def post(
@@ -76,14 +83,20 @@ class Table:
     ) -> TestResponse:
         headers = {"HX-Request": "true"} if htmx else {}
         data = {"action": action, "value": value, "seq": str(seq), "screen": screen}
+        self.seqs.clear()
         response = self.phones[seat].post(self.url(seat, "/act"), data=data, headers=headers)
         self.check(seat, response.get_data(as_text=True))
         return response
 
-    def check(self, seat: int, body: str) -> None:
-        """Nothing of another hand, no bid before it may be seen."""
+    def check(self, seat: int, body: str, game: Game | None = None) -> None:
+        """Nothing of another hand, no bid before it may be seen, in ``game`` (the table
+        as it stands: loaded afresh when not given)."""
         self.responses += 1
-        game = self.engine()
+        game = self.engine() if game is None else game
+        self.checked = game
+        found = SEQ.search(body)
+        if found:
+            self.seqs[seat] = int(found.group(1))
         mine = {str(c) for c in game.hands[seat]}
         foresight = game.rules.foresight and game.round_number == 1
         shown = set(DATA_CARD.findall(body))
@@ -112,10 +125,13 @@ class Table:
 
     def play_rounds(self, rounds: int | None = None, scan_all: bool = True) -> Game:
         """Every person seat makes a bot's move through its phone until the game (or the
-        given number of rounds) is over; every seat's view is checked after each move."""
+        given number of rounds) is over; every seat's view is checked after each move
+        (``scan_all``). A seat's action number is read from an answer to it already checked
+        at the table as it stands (after a scan, every seat's; else the one that moved
+        last, when it is to move again); only when there is none is its page asked for."""
         bot = Bot()
+        game = self.engine()
         while True:
-            game = self.engine()
             if game.finished or (rounds is not None and len(game.history) >= rounds):
                 return game
             waiting = [s for s in game.waiting_for() if s in self.phones]
@@ -128,11 +144,16 @@ class Table:
             else:
                 foresight = game.rules.foresight and game.round_number == 1
                 action, value = "play", "blind" if foresight else str(bot.play(game, seat))
-            response = self.post(seat, action, value, self.seq(seat))
+            seq = self.seqs.get(seat)
+            response = self.post(seat, action, value, self.seq(seat) if seq is None else seq)
             assert response.status_code == 200, response.get_data(as_text=True)
+            # The table after the move, as the answer's check loaded it: GETs change
+            # nothing, so every seat's view is checked against it, and the next move made.
+            game = self.checked
+            assert game is not None
             if scan_all:
                 for other in self.phones:
-                    self.get(other, "/live")
+                    self.get(other, "/live", game=game)
 
 
 # The setup form of a 3-seat table (Ann, a bot as Ben, Cat), Ben dealing first.
