@@ -5,7 +5,8 @@ takes; ``tests/browser/test_round_on_one_screen.py`` checks the screen before ea
 Each round: the bids as asked (with hidden bids and plus/minus one, V3 with V1, the
 dealer's forbidden bid tapped first, which the server refuses next to the keys), then the
 counts: the players who missed their bids first (a tap on their circle under "Took",
-then their count), then "the rest made their bids" as soon as everyone left made theirs.
+then their count; the last of them with "only … missed", which enters the rest as bid),
+or "the rest made their bids" as soon as everyone left made theirs.
 """
 
 from __future__ import annotations
@@ -65,6 +66,9 @@ class Thumb:
     def title(self) -> str:
         return self.entry.locator("#entry-title").inner_text()
 
+    def name(self, seat: int) -> str:
+        return self.entry.locator(f"tr[data-seat='{seat}'] .who").first.inner_text()
+
     def asked(self) -> int:
         return int(self.entry.locator("form.taps input[name=seat]").get_attribute("value") or -1)
 
@@ -119,6 +123,12 @@ class Thumb:
                 pick = self.entry.locator(f"button[data-taker='{seat}']")
                 self.tap(pick)
                 expect(pick).to_have_attribute("aria-pressed", "true")
+            only = self.entry.locator("form.missed-form button")
+            if len(missed) == 1 and only.count():
+                # The last one who missed: the button says their count, the rest as bid.
+                expect(only).to_have_text(f"✓ Only {self.name(seat)} missed: took {tricks[seat]}")
+                self.press(only)
+                return
             self.press(self.key(tricks[seat]))
 
     def game(self, played: Played, hidden: bool = False) -> None:

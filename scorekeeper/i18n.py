@@ -473,6 +473,25 @@ _ENGINE_WORDS: dict[str, Callable[[dict[str, Any]], str]] = {
     "rest_does_not_add_up": lambda p: gettext(
         "Their bids don't add up with the tricks entered: enter each count."
     ),
+    "secret_bids_each_count": lambda p: gettext(
+        "The bids are secret until the round is scored: enter each count."
+    ),
+    "count_already_in": lambda p: gettext("%(name)s's count is already in.", name=_who(p)),
+    "no_bid_to_go_by": lambda p: gettext(
+        "%(name)s deals and does not bid under Wizard Saboteur: enter each count.", name=_who(p)
+    ),
+    "others_bid_too_many": lambda p: ngettext(
+        "%(name)s can't be the only one who missed: the others' bids come to %(bids)s, "
+        "and only %(num)s trick is left.",
+        "%(name)s can't be the only one who missed: the others' bids come to %(bids)s, "
+        "and only %(num)s tricks are left.",
+        p["left"],
+        name=_who(p),
+        bids=p["bids"],
+    ),
+    "made_it_too": lambda p: gettext(
+        "If the others made their bids, %(name)s made theirs too.", name=_who(p)
+    ),
     "tricks_missing": lambda p: gettext("Enter every player's tricks first."),
     "nothing_to_take_back": lambda p: gettext("There is nothing to take back."),
     "nothing_to_put_back": lambda p: gettext("There is nothing to put back."),
@@ -695,6 +714,11 @@ _LOG_WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     ),
     "rest_made_their_bids": lambda f: gettext(
         "Round %(number)s: the rest made their bids", number=f["number"]
+    ),
+    "only_missed": lambda f: gettext(
+        "Round %(number)s: only %(name)s missed, the rest made their bids",
+        number=f["number"],
+        name=f["name"],
     ),
     "adjusted": _adjustment,
     "adjustment_removed": lambda f: _adjustment(f, taken_back=True),

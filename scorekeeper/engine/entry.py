@@ -342,6 +342,28 @@ class RoundDraft:
             return None
         return tuple(c for c in counts if c is not None)
 
+    def only_missed(self, seat: int) -> tuple[int, ...] | None:
+        """The counts if ``seat`` alone of the players whose count is missing missed their
+        bid and every other one of them made theirs ("only Ben missed"): theirs as bid,
+        and ``seat``'s what that leaves of the tricks (R16: they add up to the cards);
+        ``None`` when that can't be entered (:meth:`only_one_missed` says why)."""
+        try:
+            return self._only_missed(seat)
+        except RuleError:
+            return None
+
+    @property
+    def one_missed_offered(self) -> bool:
+        """Whether "only one missed" is offered: the bids of the players whose count is
+        missing don't add up with the counts in (someone missed), two or more are
+        missing, and for one of them at least it can be entered (:meth:`only_missed`)."""
+        missing = [s for s, c in enumerate(self.tricks) if c is None]
+        return (
+            len(missing) >= 2
+            and self.rest_as_bid() is None
+            and any(self.only_missed(s) is not None for s in missing)
+        )
+
     @property
     def last_bid(self) -> int | None:
         """The last seat in bidding order whose bid is in (what Undo takes back, once no
@@ -536,6 +558,20 @@ class RoundDraft:
         move = Move("tricks", None, tuple(filled))
         return self._entered(tricks=counts, moves=self.moves + (move,)), filled
 
+    def only_one_missed(self, seat: int) -> tuple[RoundDraft, list[int]]:
+        """``seat`` alone of the players whose count is missing missed their bid: the
+        others' counts as bid, ``seat``'s what is left (:meth:`only_missed`). Returns the
+        next draft and the seats filled in besides ``seat``.
+
+        :raises RuleError: before every bid is in, with secret bids (V4), for a count
+            already in, a seat without a bid or a missing count without one (V6), or
+            when the others' bids leave ``seat`` a count that isn't a miss.
+        """
+        counts = self._only_missed(seat)
+        filled = [s for s, c in enumerate(self.tricks) if c is None and s != seat]
+        move = Move("tricks", seat, tuple(filled))
+        return self._entered(tricks=counts, moves=self.moves + (move,)), filled
+
     def take_back(self, kind: str, seat: int) -> tuple[RoundDraft, Taken]:
         """Take back one player's entry: their bid (``kind`` "bid", alone) or their trick
         count ("tricks"). Returns the next draft and what was taken (nothing when there
@@ -724,6 +760,55 @@ class RoundDraft:
                 code="bids_missing",
                 message_id="enter_bids_first",
             )
+
+    def _only_missed(self, seat: int) -> tuple[int, ...]:
+        """The counts of :meth:`only_missed`, or the error that says why not."""
+        self._seat(seat)
+        self._need_bids()
+        if self.rules.bidding is Bidding.SECRET:
+            raise RuleError(
+                "The bids are secret until the round is scored: enter each count.",
+                code="not_only_miss",
+                message_id="secret_bids_each_count",
+            )
+        if self.tricks[seat] is not None:
+            raise RuleError(
+                f"{_who(seat)}'s count is already in.",
+                code="not_only_miss",
+                message_id="count_already_in",
+                params={"seat": seat},
+            )
+        missing = [s for s, c in enumerate(self.tricks) if c is None]
+        no_bid = next((s for s in missing if self.bids[s] is None), None)
+        if no_bid is not None:
+            # A saboteur dealer has no bid to miss, nor one to go by (V6).
+            raise RuleError(
+                f"{_who(no_bid)} deals and does not bid under Wizard Saboteur: enter each count.",
+                code="not_only_miss",
+                message_id="no_bid_to_go_by",
+                params={"seat": no_bid},
+            )
+        left = self.cards - sum(c for c in self.tricks if c is not None)
+        others = sum(self.bids[s] or 0 for s in missing if s != seat)
+        value = left - others
+        if value < 0:
+            raise RuleError(
+                f"{_who(seat)} can't be the only one who missed: the others' bids come to "
+                f"{others}, and only {left} trick{' is' if left == 1 else 's are'} left.",
+                code="not_only_miss",
+                message_id="others_bid_too_many",
+                params={"seat": seat, "bids": others, "left": left},
+            )
+        if value == self.bids[seat]:
+            raise RuleError(
+                f"If the others made their bids, {_who(seat)} made theirs too.",
+                code="not_only_miss",
+                message_id="made_it_too",
+                params={"seat": seat},
+            )
+        counts = [c if c is not None else self.bids[s] for s, c in enumerate(self.tricks)]
+        counts[seat] = value
+        return tuple(c for c in counts if c is not None)
 
     def _check_counts(self) -> None:
         """The counts in may not pass the cards, and once all are in they add up (R16)."""

@@ -162,6 +162,10 @@ class DraftView:
     # missing count at once when their bids add up with the counts in (never for secret
     # bids: V4).
     rest_as_bid: bool = False
+    # When someone missed: "only they missed" for each seat whose count is missing, in
+    # the reader's words (with the count it enters, when it can be entered); the page
+    # shows the one the keys point at. Empty when it isn't offered.
+    missed_labels: dict[int, str] = field(default_factory=dict)
     shown_bids: list[int | None] = field(default_factory=list)  # per seat, None if masked
     # While bids are being made: their limits as data (the engine's), which the page
     # enforces on its own while it can't reach the server. The dealer rule's total only
@@ -454,6 +458,7 @@ def _draft_view(
         trick_choices=[_choice(o, names) for o in draft.trick_options(draft.next_taker)],
         undo=draft.undo_step,  # from the stack of moves kept with the game
         rest_as_bid=draft.rest_as_bid() is not None,
+        missed_labels=_missed_labels(draft, names),
         shown_bids=seen.numbers,
         limits=None if next_bidder is None else draft.limits,
         sealed="" if draft.reveal is engine.Reveal.NOW else HIDDEN_BID,
@@ -462,6 +467,28 @@ def _draft_view(
         bid_steps={} if next_bidder is None else engine.bid_steps(draft).as_data(),
         totals_before=list(draft.totals_before),
     )
+
+
+def _missed_labels(draft: engine.RoundDraft, names: list[str]) -> dict[int, str]:
+    """The words of "only one missed" for each seat whose count is missing, when it is
+    offered (:attr:`engine.RoundDraft.one_missed_offered`)."""
+    if not draft.one_missed_offered:
+        return {}
+    labels: dict[int, str] = {}
+    for seat in draft.order:
+        if draft.tricks[seat] is not None:
+            continue
+        counts = draft.only_missed(seat)
+        if counts is None:
+            labels[seat] = i18n._("Only %(name)s missed", name=names[seat])
+        else:
+            labels[seat] = i18n.ngettext(
+                "Only %(name)s missed: took %(num)s",
+                "Only %(name)s missed: took %(num)s",
+                counts[seat],
+                name=names[seat],
+            )
+    return labels
 
 
 def _choice(option: engine.Option, names: list[str]) -> BidChoice:
@@ -563,6 +590,17 @@ def offline_plan(game: Game) -> dict[str, Any]:
         "not_yet": i18n._("not yet"),
         "everyone": i18n._("Everyone made their bid"),
         "rest": i18n._("The rest made their bids"),
+        # "Only … missed" with the count it enters, by that count (0 to the most cards).
+        "missed": [
+            i18n.ngettext(
+                "Only %(name)s missed: took %(num)s",
+                "Only %(name)s missed: took %(num)s",
+                count,
+                name="{name}",
+            )
+            for count in range(max(r.cards for r in ahead.rounds) + 1)
+        ],
+        "missed_none": i18n._("Only %(name)s missed", name="{name}"),
         "undo_bid": i18n._("Undo %(name)s's bid", name="{name}"),
         "undo_tricks": i18n._("Undo %(name)s's tricks", name="{name}"),
         "undo": i18n._("Undo"),

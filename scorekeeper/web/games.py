@@ -354,6 +354,7 @@ def game_plan(public_id: str) -> Response:
             ("bid", "enter_bid"),
             ("tricks", "enter_tricks"),
             ("rest", "rest_as_bid"),
+            ("missed", "only_one_missed"),
         )
     }
     response = jsonify(data)
@@ -429,6 +430,17 @@ def enter_tricks(public_id: str) -> ResponseReturnValue:
 def rest_as_bid(public_id: str) -> ResponseReturnValue:
     """Everyone whose count is missing took what they bid: filled in, round scored."""
     return _act(public_id, lambda g: game_service.rest_as_bid(g, _version()), draft=True)
+
+
+@bp.post("/games/<public_id>/tricks/missed")
+@write
+def only_one_missed(public_id: str) -> ResponseReturnValue:
+    """One player alone missed their bid: the rest as bid, theirs what is left."""
+    return _act(
+        public_id,
+        lambda g: game_service.only_one_missed(g, _form_int("seat"), _version()),
+        draft=True,
+    )
 
 
 @bp.post("/games/<public_id>/reopen")

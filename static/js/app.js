@@ -85,6 +85,13 @@
     form.querySelectorAll("button[name=tricks]").forEach(function (key) {
       key.classList.toggle("as-bid", key.value === row.dataset.bid);
     });
+    // "Only … missed" is for the same player, in the words the server sent for them.
+    var missed = entry.querySelector("form.missed-form");
+    var labels = missed ? JSON.parse(missed.dataset.labels || "{}") : {};
+    if (missed && labels[seat.value]) {
+      missed.querySelector("input[name=seat]").value = seat.value;
+      missed.querySelector(".missed-label").textContent = labels[seat.value];
+    }
     var first = form.querySelector("button[name=tricks]:not([disabled])");
     if (first && document.activeElement === pick) first.focus({ preventScroll: true });
   });
@@ -298,13 +305,14 @@
     return params.toString();
   }
 
-  // What a queued entry is: the page draws bids, counts, "the rest made their bids"
-  // (and lets a trump wait); anything else needs the server.
+  // What a queued entry is: the page draws bids, counts, "the rest made their bids",
+  // "only … missed" (and lets a trump wait); anything else needs the server.
   function kindOf(elt, params) {
     var form = elt && elt.closest("form");
     if (params.has("bid") && params.has("seat")) return "bid";
     if (params.has("tricks") && params.has("seat")) return "tricks";
     if (form && form.classList.contains("rest-form")) return "rest";
+    if (form && form.classList.contains("missed-form")) return "missed";
     if (form && form.classList.contains("trump-form")) return "trump";
     return "other";
   }

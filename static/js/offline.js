@@ -185,6 +185,22 @@ window.scorekeeperOffline = function (api) {
     return open().length ? null : counts;
   }
 
+  // A form of one wide button under the keys, posting to ``url`` with the keys' form's
+  // hidden fields (and ``more`` of them), as the server draws "the rest made their bids".
+  function wideForm(form, className, more, url) {
+    var made = document.createElement("form");
+    made.method = "post";
+    made.className = className;
+    form.querySelectorAll("input[name=csrf_token], input[name=v], input[name=idempotency_key]" + more)
+      .forEach(function (input) { made.appendChild(input.cloneNode(false)); });
+    var button = document.createElement("button");
+    button.type = "submit";
+    button.className = "big wide rest";
+    made.appendChild(button);
+    postTo(made, url);
+    return made;
+  }
+
   function restButton(entry, form, rows, steps) {
     var rest = entry.querySelector("form.rest-form");
     var counts = plan && plan.rest && steps ? restCounts(rows, steps) : null;
@@ -193,21 +209,70 @@ window.scorekeeperOffline = function (api) {
       return;
     }
     if (!rest) {
-      rest = document.createElement("form");
-      rest.method = "post";
-      rest.className = "rest-form";
-      form.querySelectorAll("input[name=csrf_token], input[name=v], input[name=idempotency_key]")
-        .forEach(function (input) { rest.appendChild(input.cloneNode(false)); });
-      var button = document.createElement("button");
-      button.type = "submit";
-      button.className = "big wide rest";
-      rest.appendChild(button);
+      rest = wideForm(form, "rest-form", "", plan.urls.rest);
       form.after(rest);
-      postTo(rest, plan.urls.rest);
     }
     var started = rows.some(function (r) { return !isNaN(countOf(r)); });
     rest.querySelector("button").textContent = "✓ " + (started ? texts.rest : texts.everyone);
     rest.hidden = false;
+  }
+
+  // "Only … missed" for the player in row ``own``, worked out with the counts' own steps:
+  // every other missing count as its player's bid, in bidding order, each one allowed,
+  // and theirs the last count, which fills itself in; it must not be their bid. Null
+  // when it can't be entered, as the server would refuse it (a seat without a bid, V6).
+  function missedCounts(rows, steps, seat) {
+    var own = rows.map(function (r) { return r.dataset.seat; }).indexOf(String(seat));
+    var counts = rows.map(countOf);
+    if (own < 0 || !isNaN(counts[own])) return null;
+    var taken = counts.reduce(function (sum, c) { return isNaN(c) ? sum : sum + c; }, 0);
+    for (var i = 0; i < rows.length; i++) {
+      if (i === own || !isNaN(counts[i])) continue;
+      var bid = bidOf(rows[i]);
+      if (bid === null || isNaN(bid) || !(bid <= steps.top[taken])) return null;
+      counts[i] = bid;
+      taken += bid;
+    }
+    var mine = bidOf(rows[own]);
+    var fill = steps.fill["1 " + taken];
+    if (mine === null || isNaN(mine) || fill === undefined || fill === mine) return null;
+    counts[own] = fill;
+    return counts;
+  }
+
+  // Offered as the server offers it: two or more counts missing, their bids not adding
+  // up (someone missed), and one of them at least can be the only one; its words for each
+  // player from the game's data, the one the keys point at shown.
+  function missedButton(entry, form, rows, steps) {
+    var missed = entry.querySelector("form.missed-form");
+    var open = rows.filter(function (r) { return isNaN(countOf(r)); });
+    var labels = {};
+    var any = false;
+    if (plan && plan.rest && plan.urls.missed && texts.missed && steps && open.length >= 2
+        && !restCounts(rows, steps)) {
+      open.forEach(function (r) {
+        var counts = missedCounts(rows, steps, r.dataset.seat);
+        var words = counts ? texts.missed[counts[rows.indexOf(r)]] : texts.missed_none;
+        labels[r.dataset.seat] = words.replace("{name}", nameOf(r));
+        any = any || Boolean(counts);
+      });
+    }
+    if (!any) {
+      if (missed) missed.hidden = true;
+      return;
+    }
+    if (!missed) {
+      missed = wideForm(form, "missed-form", ", input[name=seat]", plan.urls.missed);
+      var label = document.createElement("span");
+      label.className = "missed-label";
+      missed.querySelector("button").append("✓ ", label);
+      (entry.querySelector("form.rest-form") || form).after(missed);
+    }
+    var seat = form.querySelector("input[name=seat]").value;
+    missed.dataset.labels = JSON.stringify(labels);
+    missed.querySelector("input[name=seat]").value = seat;
+    missed.querySelector(".missed-label").textContent = labels[seat] || "";
+    missed.hidden = false;
   }
 
   function formatted(total) { return (total < 0 ? "\u2212" : "") + Math.abs(total); }
@@ -271,7 +336,7 @@ window.scorekeeperOffline = function (api) {
       roles.innerHTML = texts.roles.replace("{dealer}", escapeHtml(names[next.dealer]))
         .replace("{leader}", escapeHtml(names[next.leader]));
     }
-    entry.querySelectorAll(".reminder, .alert, p.note, form.note, .undo-line, .last-round, .confirm-form, .rest-form")
+    entry.querySelectorAll(".reminder, .alert, p.note, form.note, .undo-line, .last-round, .confirm-form, .rest-form, .missed-form")
       .forEach(function (el) { el.remove(); });
     var trump = entry.querySelector(".trump-line");
     if (trump) trump.remove();  // recorded, if at all, once the server has the round
@@ -359,8 +424,9 @@ window.scorekeeperOffline = function (api) {
     var steps = form.dataset.counts ? JSON.parse(form.dataset.counts) : null;
     var column = item.kind === "bid" ? 0 : 1;
     var row = null;
-    if (item.kind === "rest") {
-      var counts = steps ? restCounts(rows, steps) : null;
+    if (item.kind === "rest" || item.kind === "missed") {
+      var counts = !steps ? null
+        : item.kind === "rest" ? restCounts(rows, steps) : missedCounts(rows, steps, params.get("seat"));
       if (!counts) return;  // the server will say why
       rows.forEach(function (r, i) {
         if (isNaN(countOf(r))) cell(r, 1).replaceChildren(unsavedMark(String(counts[i]), counts[i]));
@@ -403,7 +469,7 @@ window.scorekeeperOffline = function (api) {
     if (!next) {
       if (column === 1 && nextRound(entry, form, rows)) return;
       form.querySelector(".keys").hidden = true;
-      entry.querySelectorAll(".rest-form").forEach(function (el) { el.hidden = true; });
+      entry.querySelectorAll(".rest-form, .missed-form").forEach(function (el) { el.hidden = true; });
       if (ask) ask.textContent = net.dataset.waiting;
       return;
     }
@@ -418,6 +484,7 @@ window.scorekeeperOffline = function (api) {
       limitBids(form, rows, next);
     } else {
       restButton(entry, form, rows, steps);
+      missedButton(entry, form, rows, steps);
     }
     if (ask && asked) {
       ask.textContent = asked.replace("{name}", newName);
@@ -442,10 +509,10 @@ window.scorekeeperOffline = function (api) {
     if (!entry) return;
     entry.querySelectorAll(".offline-undo").forEach(function (el) { el.remove(); });
     var last = queue[queue.length - 1];
-    if (!last || last.sent || !base() || ["bid", "tricks", "rest"].indexOf(last.kind) < 0) return;
+    if (!last || last.sent || !base() || ["bid", "tricks", "rest", "missed"].indexOf(last.kind) < 0) return;
     var seat = new URLSearchParams(last.body).get("seat");
     var row = entry.querySelector('tr[data-seat="' + seat + '"]');
-    var label = last.kind === "rest" || !row ? texts.undo
+    var label = last.kind === "rest" || last.kind === "missed" || !row ? texts.undo
       : texts[last.kind === "bid" ? "undo_bid" : "undo_tricks"].replace("{name}", nameOf(row));
     var line = document.createElement("p");
     line.className = "undo-line offline-undo";

@@ -378,6 +378,7 @@ def test_pages_in_german_show_no_english(app: Flask, german: Pages) -> None:
     see("reopened", german.post(pid, "reopen", round=1))
     see("reopen refused", german.post(pid, "reopen", round=1))
     see("tricks", german.tricks(pid, 2, 0))
+    see("only one missed refused", german.post(pid, "tricks/missed", seat=2))
     see("tricks taken back", german.post(pid, "clear", clear="tricks:2"))
     german.tricks(pid, 1, 1)
     see("stale tap", german.bid(pid, 2, 1, v=1))

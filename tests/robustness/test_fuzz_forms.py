@@ -145,6 +145,7 @@ ACTIONS = [
     "bid",
     "tricks",
     "tricks/rest",
+    "tricks/missed",
     "trump",
     "clear",
     "confirm",

@@ -28,6 +28,7 @@ from scorekeeper.services.games.again import (
 from scorekeeper.services.games.entry import (
     clear_tricks_from,
     confirm_round,
+    only_one_missed,
     rest_as_bid,
     set_bid,
     set_draft_trump,
@@ -87,6 +88,7 @@ __all__ = [
     "names_of",
     "new_scorer_token",
     "next_game_of",
+    "only_one_missed",
     "parse_rules",
     "parse_trump",
     "play_again",

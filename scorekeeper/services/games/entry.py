@@ -134,10 +134,16 @@ def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = 
     expect_version(game, version)
     with pad_rules(game):
         draft, _filled = open_draft(game).record_tricks(seat, tricks)
+    return _count_tap(game, draft, "tricks_entered", name=names_of(game)[seat])
+
+
+def _count_tap(game: Game, draft: engine.RoundDraft, message: str, **facts: object) -> int | None:
+    """Store the counts a tap entered (:func:`counts_entered`), with its change log line
+    saying ``message`` about the round and ``facts``."""
     line = changelog.line(
         "tricks",
-        "tricks_entered",
-        {"number": draft.number, "name": names_of(game)[seat]},
+        message,
+        {"number": draft.number, **facts},
         round_number=draft.number,
     )
     return counts_entered(game, draft, line)
@@ -153,10 +159,23 @@ def rest_as_bid(game: Game, version: int | None = None) -> int:
     expect_version(game, version)
     with pad_rules(game):
         draft, _filled = open_draft(game).rest_made_their_bids()
-    line = changelog.line(
-        "tricks", "rest_made_their_bids", {"number": draft.number}, round_number=draft.number
-    )
-    scored = counts_entered(game, draft, line)
+    scored = _count_tap(game, draft, "rest_made_their_bids")
+    assert scored is not None
+    return scored
+
+
+def only_one_missed(game: Game, seat: int, version: int | None = None) -> int:
+    """``seat`` alone of the players whose count is missing missed their bid ("only Ben
+    missed"): the others' counts as bid, theirs what is left
+    (:meth:`engine.RoundDraft.only_one_missed`), and the round scored. Returns its number.
+
+    :raises Rejected: as the round model says (a count already in, secret bids, the
+        others' bids leaving them no miss, …).
+    """
+    expect_version(game, version)
+    with pad_rules(game):
+        draft, _filled = open_draft(game).only_one_missed(seat)
+    scored = _count_tap(game, draft, "only_missed", name=names_of(game)[seat])
     assert scored is not None
     return scored
 
