@@ -237,6 +237,14 @@ class RoundDraft:
         return waiting
 
     @property
+    def tricks_left(self) -> int | None:
+        """The tricks no count holds yet while the counts go in (R16: they add up to the
+        cards of the round); ``None`` before every bid is in and once every count is."""
+        if not self.bids_in or self.tricks_in:
+            return None
+        return self.cards - sum(t for t in self.tricks if t is not None)
+
+    @property
     def next_taker(self) -> int | None:
         """Whose count to ask for next once the bids are in: the first missing one in
         bidding order (counts go in in any order)."""

@@ -182,6 +182,9 @@ class DraftView:
     # The totals before this round (bonuses and penalties in), which the page adds the
     # rounds it enters offline to.
     totals_before: list[int] = field(default_factory=list)
+    # While the counts go in: the tricks no count holds yet (the engine's), for the words
+    # next to the keys; None before every bid is in and once every count is.
+    tricks_left: int | None = None
 
 
 @dataclass(frozen=True)
@@ -466,6 +469,7 @@ def _draft_view(
         count_steps=engine.count_steps(draft).as_data(),
         bid_steps={} if next_bidder is None else engine.bid_steps(draft).as_data(),
         totals_before=list(draft.totals_before),
+        tricks_left=draft.tricks_left,
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mimetypes
 import os
 from pathlib import Path
 from typing import Any
@@ -27,9 +28,11 @@ from scorekeeper.web import bp
 
 YEAR = 365 * 24 * 60 * 60
 # What the service worker precaches: everything a page loads from static/, not the style
-# sheets of the printed pad and of a game's picture (only WeasyPrint reads them) nor the
-# worker's own source.
-NOT_PRECACHED = {"css/print.css", "css/picture.css", "js/sw.js"}
+# sheets of the printed pad and of a game's picture (only WeasyPrint reads them), the
+# worker's own source nor the typeface's licence.
+NOT_PRECACHED = {"css/print.css", "css/picture.css", "js/sw.js", "fonts/ledger/OFL.txt"}
+# The typeface (static/fonts/) by its type, whatever the system's own table of types says.
+mimetypes.add_type("font/woff2", ".woff2")
 
 _hashes: dict[str, tuple[int, int, str]] = {}
 _minified: dict[str, tuple[str, bytes]] = {}

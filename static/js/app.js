@@ -95,6 +95,13 @@
     var first = form.querySelector("button[name=tricks]:not([disabled])");
     if (first && document.activeElement === pick) first.focus({ preventScroll: true });
   });
+
+  // A key of the round tapped with a finger: a short buzz where the phone has one (not
+  // for a mouse, nor for a reader who asked for less motion).
+  document.addEventListener("click", function (event) {
+    if (navigator.vibrate && event.pointerType === "touch" && event.target.closest("#entry button") &&
+        !matchMedia("(prefers-reduced-motion: reduce)").matches) navigator.vibrate(10);
+  }, true);
 })();
 
 // The scorer's page on a phone held upright: the round fills the screen, and the tabs

@@ -464,8 +464,8 @@ window.scorekeeperOffline = function (api) {
     var ask = form.querySelector(".ask");
     var next = open[0];
     rows.forEach(function (r) { r.classList.remove("now"); });
-    var balance = entry.querySelector(".balance");
-    if (balance) balance.hidden = true;  // worked out again when the server has the entries
+    // Worked out again when the server has the entries: the bids' balance, the tricks left.
+    entry.querySelectorAll(".balance, .tricks-left").forEach(function (el) { el.hidden = true; });
     if (!next) {
       if (column === 1 && nextRound(entry, form, rows)) return;
       form.querySelector(".keys").hidden = true;

@@ -1,7 +1,8 @@
 """What a phone downloads: the game page's first load and a bid tap, in bytes over the
 wire (compressed bodies plus headers), in real Chromium against gunicorn. Timing is for
 bench/phone.py; this test holds the issue's byte budgets and the no-third-party rule:
-35 KB for the first load, 3 KB for a bid tap's round trip.
+35 KB for the first load, plus the typeface of names and figures (at most 10 KB, its
+file's request alone: cached for a year after it), 3 KB for a bid tap's round trip.
 
 Both ways a phone reaches the server: at localhost (as over HTTPS, Chromium offers
 Brotli) and at a LAN name over plain HTTP, as at the table (Chromium offers gzip only).
@@ -16,11 +17,15 @@ from bench.phone import LAN_NAME, base_on, make_game, measure
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.robustness.servers import Server, migrate
 
-FIRST_LOAD_BUDGET = 35 * 1024
+# The typeface of names and figures: its file's request (static/fonts/ledger/: 8,564 B of
+# WOFF2 and the headers, 9,807 B with Brotli offered) and the rules of app.css that declare
+# and use it (about 0.25 KB): the first load grew by that much and no more.
+FONT_BUDGET = 10 * 1024
+FIRST_LOAD_BUDGET = 35 * 1024 + FONT_BUDGET
 # Over plain HTTP (gzip only) the one-screen round's layout is not paid for yet: the first
 # load measured 37,152 B against the 35 KB target. Held here so it can't grow while it is
 # worked down (loading the Log and More tabs when opened would save about 0.9 KB).
-LAN_FIRST_LOAD_BUDGET = 37 * 1024
+LAN_FIRST_LOAD_BUDGET = 37 * 1024 + FONT_BUDGET
 BID_TAP_BUDGET = 3 * 1024
 
 
@@ -48,5 +53,7 @@ def test_game_page_and_bid_tap_bytes(
     assert result["requests"] <= 5, result["by_request"]
     budget = FIRST_LOAD_BUDGET if coding == "br" else LAN_FIRST_LOAD_BUDGET
     assert result["first_load_bytes"] <= budget, list(result["by_request"].items())
+    fonts = {path: size for path, size in result["by_request"].items() if "/fonts/" in path}
+    assert len(fonts) == 1 and sum(fonts.values()) <= FONT_BUDGET, fonts
     assert result["bid_tap_status"] == 200
     assert result["bid_tap_bytes"] <= BID_TAP_BUDGET, result["bid_tap_sizes"]

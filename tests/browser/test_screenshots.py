@@ -1,7 +1,7 @@
 """The README's screenshots, written by the app itself: the main screens on a 390×844
 phone in both looks (ledger paper, card table), each checked to wear its look; the score
-pad's (a round being entered, the pad a tab away, the final standings) on a small
-360×640 phone."""
+pad's (a round while its tricks are counted, the pad a tab away, the podium of a game of
+six) on a small 360×640 phone."""
 
 from __future__ import annotations
 
@@ -16,20 +16,20 @@ from tests.browser.test_a11y import (
     _pages,
     phones,  # noqa: F401  (a fixture)
 )
+from tests.browser.test_table_look import SIX, scorer_link
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 # The page colour of each look (--bg in static/css/app.css).
 BACKGROUND = {"light": "rgb(243, 237, 220)", "dark": "rgb(13, 51, 38)"}
 SCREENS = {
     "game-scorer-mid-round": "game",
-    "game-finished": "final",
     "setup": "setup",
     "history-games": "history",
     "player": "player",
     "home": "home",
 }
 # The score pad's screens, on a small phone: the round fills it.
-SMALL = {"game", "final"}
+SMALL = {"game"}
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -52,6 +52,13 @@ def test_the_main_screens_in_both_looks(
             size = page.viewport_size
             page.set_viewport_size({"width": 360, "height": 640})
             assert page.evaluate("window.scrollY") == 0
+            if name == "game-scorer-mid-round":  # the bids in, one count: "2 tricks left"
+                keys = page.locator("form.taps .key:not([disabled])")
+                for entered in (3, 4):
+                    keys.first.click()
+                    expect(page.locator("table.seats button.val")).to_have_count(entered)
+                page.locator('form.taps .key[value="1"]').click()
+                expect(page.locator(".tricks-left")).to_have_text("2 tricks left")
             page.screenshot(path=DOCS / f"{SCREENS[name]}-{scheme}.png")
             if name == "game-scorer-mid-round":
                 tabs = page.locator(".game-tabs")
@@ -66,7 +73,15 @@ def test_the_main_screens_in_both_looks(
         else:
             page.screenshot(path=DOCS / f"{SCREENS[name]}-{scheme}.png")
         written.append(SCREENS[name])
-    assert sorted(written) == sorted([*SCREENS.values(), "pad"])
+    # The podium of a game of six, as its scorer sees it at the end.
+    scorer.set_viewport_size({"width": 360, "height": 640})
+    scorer.goto(live_server + scorer_link(app, SIX, 10))
+    expect(scorer.locator(".podium .winner")).to_be_visible()
+    scorer.evaluate("document.fonts.ready")
+    scorer.evaluate("Promise.all(document.getAnimations().map(a => a.finished))")  # the burst
+    scorer.screenshot(path=DOCS / f"final-{scheme}.png")
+    written.append("final")
+    assert sorted(written) == sorted([*SCREENS.values(), "pad", "final"])
 
 
 def test_the_footer_switches_the_look_and_it_is_remembered(

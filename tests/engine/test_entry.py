@@ -129,6 +129,23 @@ def test_r16_the_last_count_is_what_is_left() -> None:
     assert filled == [3] and d.tricks == (1, 0, 1, 1)
 
 
+def test_r16_the_tricks_left_count_down_as_the_counts_go_in() -> None:
+    d = draft(cards=3)
+    assert d.tricks_left is None  # no count is asked for before every bid is in
+    d = bid_all(d, [1, 0, 1])
+    assert d.tricks_left is None
+    d = bid_all(d, [1, 0, 1, 0])
+    assert d.tricks_left == 3
+    d, _ = d.record_tricks(2, 1)
+    assert d.tricks_left == 2
+    d, _ = d.record_tricks(0, 0)
+    assert d.tricks_left == 2
+    d = d.clear_tricks(2)
+    assert d.tricks_left == 3
+    d, filled = d.record_tricks(1, 3)  # every trick taken: the others took none
+    assert filled and d.tricks_in and d.tricks_left is None
+
+
 def test_the_rest_made_their_bids() -> None:
     d = bid_all(draft(cards=3), [1, 0, 1, 1])  # seats 1, 2, 3, 0
     d, _ = d.record_tricks(1, 1)

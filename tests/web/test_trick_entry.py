@@ -5,6 +5,7 @@ bid takes what is left (V6)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -59,6 +60,27 @@ def test_counts_go_in_in_any_order(pages: Pages, app: Flask, pid: str) -> None:
     assert scored(response)
     with app.app_context():
         assert stored_tricks(pid, 3) == [2, 0, 1, 0]
+
+
+def tricks_left(panel: str) -> str | None:
+    """The words beside the keys saying how many tricks no count holds yet."""
+    found = re.search(
+        r'<p class="tricks-left"[^>]*>(.*?)</p>\s*</div>\s*<div class="keys">', panel, re.S
+    )
+    return text_of(found.group(1)) if found else None
+
+
+def test_r16_the_tricks_left_are_counted_down_next_to_the_keys(pages: Pages, pid: str) -> None:
+    for seat, bid in ((2, 1), (3, 0), (0, 1)):
+        ok(pages.bid(pid, seat, bid))
+        assert tricks_left(section(ok(pages.page(pid)).get_data(as_text=True), "entry")) is None
+    shown = []
+    for seat, count in ((1, 0), (0, 1), (1, 0)):  # the last bid, then Ann's and Ben's counts
+        response = pages.bid(pid, seat, count) if not shown else pages.tricks(pid, seat, count)
+        shown.append(tricks_left(section(ok(response).get_data(as_text=True), "entry")))
+    assert shown == ["3 tricks left", "2 tricks left", "2 tricks left"]
+    response = ok(pages.tricks(pid, 2, 2))  # every trick taken: Dan's 0 fills itself in
+    assert scored(response) and "tricks-left" not in response.get_data(as_text=True)
 
 
 def test_the_bid_key_is_marked(pages: Pages, pid: str) -> None:
