@@ -137,12 +137,12 @@ def set_tricks(game: Game, seat: int, tricks: int | None, version: int | None = 
     return _count_tap(game, draft, "tricks_entered", name=names_of(game)[seat])
 
 
-def _count_tap(game: Game, draft: engine.RoundDraft, message: str, **facts: object) -> int | None:
-    """Store the counts a tap entered (:func:`counts_entered`), with its change log line
-    saying ``message`` about the round and ``facts``."""
+def _count_tap(game: Game, draft: engine.RoundDraft, log_id: str, **facts: object) -> int | None:
+    """Store the counts a tap entered (:func:`counts_entered`), with its change log line:
+    the message ``log_id`` about the round and ``facts``."""
     line = changelog.line(
         "tricks",
-        message,
+        log_id,
         {"number": draft.number, **facts},
         round_number=draft.number,
     )
