@@ -101,13 +101,15 @@
   var nav = game.querySelector(".game-tabs");
   var tabs = game.querySelectorAll(".game-tabs a");
   // The Log and More tabs' parts load once shown (data-lazy: from where): a tab opened,
-  // or side by side on a wide screen. One still to load holds its link for a phone
-  // without JavaScript; without a connection it says so, and loads when shown again.
+  // or side by side on a wide screen. Without a connection a part says so, and loads when
+  // shown again.
   function load() {
     if (document.readyState === "loading" || !window.htmx) return;
     game.querySelectorAll("[data-lazy]").forEach(function (part) {
-      if (!part.offsetParent || !part.querySelector("noscript") || part.classList.contains("htmx-request")) return;
-      htmx.ajax("GET", part.dataset.lazy, { source: part, target: part }).catch(function () {
+      if (!part.offsetParent || part.classList.contains("htmx-request")) return;
+      htmx.ajax("GET", part.dataset.lazy, { source: part, target: part }).then(function () {
+        part.removeAttribute("data-lazy");
+      }, function () {
         var note = part.querySelector(".alert") || part.appendChild(document.createElement("p"));
         note.className = "alert";
         note.setAttribute("role", "alert");

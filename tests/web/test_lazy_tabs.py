@@ -1,6 +1,6 @@
 """The scorer's game page leaves out its Log and More tabs' parts (a lighter first load on
 a phone): each comes when its tab first opens (htmx, app.js), and without JavaScript the
-tabs lead to the whole page, which has them. A follower's page has them all along."""
+two tabs lead to the whole page, which has them. A follower's page has them all along."""
 
 from tests.web.support import HX, Pages, section, text_of
 
@@ -14,11 +14,12 @@ def test_the_scorers_page_loads_the_log_and_more_when_opened(pages: Pages) -> No
     assert f'data-lazy="/games/{pid}/more"' in more and f'data-lazy="/games/{pid}/log"' in log
     for part in ("Rules of this game", "Share scoring", "/score/", "Round 1 recorded"):
         assert part not in body, part
-    # Without JavaScript each tab's part is a link to the whole page, which has it.
-    assert f'<noscript><a href="/games/{pid}?all=1#more-view">Show the whole page</a>' in more
-    assert f'<noscript><a href="/games/{pid}?all=1#log-view">Show the whole page</a>' in log
+    # Without JavaScript the two tabs lead to the whole page, which has their parts.
+    tabs = body.split('<nav class="game-tabs"', 1)[1].split("</nav>", 1)[0]
+    assert f'<a href="/games/{pid}?all=1#log-view">Log</a>' in tabs
+    assert f'<a href="/games/{pid}?all=1#more-view">More</a>' in tabs
     whole = pages.whole_page(pid).get_data(as_text=True)
-    assert "data-lazy" not in whole and "noscript" not in section(whole, "log")
+    assert "data-lazy" not in whole and '<a href="#more-view">More</a>' in whole
     assert "Rules of this game" in whole and "Share scoring" in whole
     assert "Round 1 recorded" in text_of(section(whole, "log"))
 
