@@ -60,12 +60,12 @@ from typing import Any
 
 from flask import Response, current_app, flash, g, request, session
 from flask.typing import ResponseReturnValue
-from flask_wtf.csrf import generate_csrf
 from werkzeug.exceptions import BadRequest
 
 from scorekeeper import transaction, writers
 from scorekeeper.i18n import _, _l
 from scorekeeper.sealing import joined, secret_key
+from scorekeeper.security import csrf_token
 from scorekeeper.services import idempotency
 from scorekeeper.services.errors import Conflict
 
@@ -193,7 +193,7 @@ def client_scope(page: bool, checked: bool, key: str) -> Client:
         short to be its secret.
     """
     if page:
-        generate_csrf()  # made with the first form shown; here for a session without one
+        csrf_token()  # made with the first form shown; here for a session without one
         name = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
         return Client(b"session\0" + str(session[name]).encode())
     credential = request.headers.get("Authorization", "")

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import secrets
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from flask import Flask, Response, has_request_context, request
+from flask import Flask, Response, current_app, has_request_context, request, session
 from flask.sessions import SecureCookieSessionInterface
+from flask_wtf.csrf import generate_csrf
 from itsdangerous import URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -46,6 +48,17 @@ HEADERS = {
 
 
 _SIGNER = "scorekeeper.session_signer"
+
+
+def csrf_token() -> str:
+    """The forms' CSRF token (Flask-WTF's, signed). The secret it stands for, kept in the
+    session, is 128 random bits in 22 characters rather than Flask-WTF's 40 hex digits:
+    the session cookie every request carries and every form's token are shorter by it."""
+    name = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    if name not in session:
+        session[name] = secrets.token_urlsafe(16)
+    token: str = generate_csrf()
+    return token
 
 
 class _SessionInterface(SecureCookieSessionInterface):

@@ -609,6 +609,10 @@ def offline_plan(game: Game) -> dict[str, Any]:
         "undo_tricks": i18n._("Undo %(name)s's tricks", name="{name}"),
         "undo": i18n._("Undo"),
         "scored": i18n._("Round %(number)s is scored.", number="{n}"),
+        # The standings line over the round (games/_standings.html).
+        "after": i18n._("After round %(number)s", number="{n}"),
+        "deals_round": i18n._("%(name)s deals round %(number)s", name="{name}", number="{n}"),
+        "behind": i18n._(", %(points)s behind", points="{n}"),
         "ask_tricks": i18n._("Tricks: %(name)s took", name="{name}"),
         "online_only": i18n._("Not while offline: this can be done once the connection is back."),
         "differs": i18n._(

@@ -10,7 +10,6 @@ from functools import lru_cache
 
 import segno
 from flask import abort, g, make_response, redirect, request, session, url_for
-from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -18,6 +17,7 @@ from scorekeeper.extensions import db
 from scorekeeper.idempotency import remember
 from scorekeeper.models import Circle, Game
 from scorekeeper.sealing import secret_key
+from scorekeeper.security import csrf_token
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import games as game_service
 
@@ -68,7 +68,7 @@ def grant_scorer(public_id: str, token: str) -> None:
     session[SCORING] = entries
     # The forms' token too: the page this answer leads to then finds the session complete
     # and sends no cookie of its own (one Set-Cookie, not two, on opening a scorer link).
-    generate_csrf()
+    csrf_token()
 
 
 def open_as_scorer(public_id: str, token: str, welcome: bool = True) -> BaseResponse:

@@ -21,11 +21,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from flask import Flask, Response, current_app, request, session
-from flask_wtf.csrf import generate_csrf
 
 from scorekeeper import compression
 from scorekeeper.i18n import current_language
 from scorekeeper.models import Game
+from scorekeeper.security import csrf_token
 from scorekeeper.services import pagecache
 from scorekeeper.web.language import current_theme
 
@@ -175,7 +175,7 @@ def _answer(
         headers["Cache-Control"] = "private, no-store"
     if kept.gzip is None and kept.br is None:  # a page with markers: kept uncompressed
         html = kept.body.decode()
-        html = html.replace(setup.csrf_mark, generate_csrf())
+        html = html.replace(setup.csrf_mark, csrf_token())
         parts = html.split(setup.key_mark)
         html = parts[0] + "".join(new_key() + part for part in parts[1:])
         # Compressed on the way out like any other answer.

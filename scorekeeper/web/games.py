@@ -58,6 +58,9 @@ def _context(game: Game, **extra: Any) -> dict[str, Any]:
     pad = pad_view(game)
     scorer = scores(game)
     member = is_member_of(game.circle_id)
+    # The scorer's page leaves its Log and More tabs out, loaded when opened (game_part);
+    # asked for whole (``all=1``, the tabs' links without JavaScript), it has them.
+    lazy = scorer and not is_htmx() and request.args.get("all") != "1"
     view_url = url_for("web.game", public_id=game.public_id, _external=True)
     context: dict[str, Any] = {
         "game": game,
@@ -86,6 +89,7 @@ def _context(game: Game, **extra: Any) -> dict[str, Any]:
         "message": None,
         "editing": None,
         "deleting": None,
+        "lazy": lazy,
     }
     # A scorer holds a live token (a take-over makes the old one no scorer's).
     token = scorer_token(game.public_id) if scorer else None
@@ -95,7 +99,7 @@ def _context(game: Game, **extra: Any) -> dict[str, Any]:
         )
         context.update(score_url=score_url)
     if "log" not in extra:  # a tap's answer leaves the log out: it is not in it
-        context["log"] = page_service.change_log(game)
+        context["log"] = None if lazy else page_service.change_log(game)
     context.update(extra)
     return context
 
@@ -361,6 +365,22 @@ def game_plan(public_id: str) -> Response:
     response.headers["Cache-Control"] = "private, no-cache"
     response.vary.add("Cookie")
     return response
+
+
+# The parts of the scorer's page loaded when their tab first opens (app.js).
+_PARTS = {"log": "games/_log.html", "more": "games/_more.html"}
+
+
+@bp.get("/games/<public_id>/log", defaults={"part": "log"})
+@bp.get("/games/<public_id>/more", defaults={"part": "more"})
+def game_part(public_id: str, part: str) -> ResponseReturnValue:
+    """The Log or More tab's part of the game page; without htmx, the whole page at it."""
+    game = load_game(public_id)
+    if not is_htmx():
+        target = url_for("web.game", public_id=game.public_id, all=1, _anchor=f"{part}-view")
+        return redirect(target, 303)
+    extra: dict[str, Any] = {} if part == "log" else {"log": None}  # More shows no log
+    return _page(_PARTS[part], _PARTS[part], **_context(game, **extra))
 
 
 @bp.get("/games/<public_id>/panel")

@@ -112,7 +112,28 @@
   "use strict";
   var game = document.querySelector(".game.scoring");
   if (!game) return;
+  var nav = game.querySelector(".game-tabs");
   var tabs = game.querySelectorAll(".game-tabs a");
+  // The Log and More tabs' parts load once shown (data-lazy: from where): a tab opened,
+  // or side by side on a wide screen. Without a connection a part says so, and loads when
+  // shown again.
+  function load() {
+    if (document.readyState === "loading" || !window.htmx) return;
+    game.querySelectorAll("[data-lazy]").forEach(function (part) {
+      if (!part.offsetParent || part.classList.contains("htmx-request")) return;
+      htmx.ajax("GET", part.dataset.lazy, { source: part, target: part }).then(function () {
+        part.removeAttribute("data-lazy");
+      }, function () {
+        var note = part.querySelector(".alert") || part.appendChild(document.createElement("p"));
+        note.className = "alert";
+        note.setAttribute("role", "alert");
+        note.textContent = nav.dataset.unreached;
+      });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", load);
+  window.addEventListener("resize", load);
+  window.addEventListener("online", load);
   // A view is named by the part its tab links to: "entry", "pad-view", ….
   function show(view) {
     game.setAttribute("data-view", view);
@@ -120,6 +141,7 @@
       if (tab.hash === "#" + view) tab.setAttribute("aria-current", "page");
       else tab.removeAttribute("aria-current");
     });
+    load();
   }
   var asked = Array.prototype.some.call(tabs, function (tab) { return tab.hash === location.hash; });
   show(asked ? location.hash.slice(1) : "entry");

@@ -24,8 +24,8 @@ window.scorekeeperOffline = function (api) {
 
   // Rounds drawn here stand apart on the pad until the server has them.
   var style = document.createElement("style");
-  style.textContent = "#pad tr.unsaved td.total{font-style:italic;text-decoration:underline dashed var(--danger)}" +
-    "#standings.unsaved{opacity:.55}.offline-refused{margin:.25rem 0}";
+  style.textContent = "#pad tr.unsaved td.total,#standings.unsaved .strip-total{font-style:italic;" +
+    "text-decoration:underline dashed var(--danger)}.offline-refused{margin:.25rem 0}";
   document.head.appendChild(style);
 
   function escapeHtml(text) {
@@ -281,6 +281,46 @@ window.scorekeeperOffline = function (api) {
     return plan ? plan.rounds.filter(function (r) { return r.n === number; })[0] : null;
   }
 
+  // The standings line over the round, from the same totals as the pad's row, marked as
+  // not saved yet until the server's own comes: best first, equal totals sharing a place
+  // (R17: before the end nobody has won), the points behind the leader, who deals next.
+  // Before the first round is scored there is no line to draw on: the server's comes.
+  function standingsFrom(totals, rows, number, next) {
+    var standings = document.getElementById("standings");
+    var list = standings && standings.querySelector(".strip-list");
+    if (!list || !texts.after) return;
+    var names = {};
+    rows.forEach(function (r) { names[r.dataset.seat] = nameOf(r); });
+    var items = {};
+    list.querySelectorAll("li").forEach(function (li) {
+      items[li.querySelector(".strip-name").textContent] = li;
+    });
+    var seats = totals.map(function (_, seat) { return seat; });
+    seats.sort(function (a, b) { return totals[b] - totals[a] || a - b; });
+    var top = totals[seats[0]];
+    seats.forEach(function (seat) {
+      var li = items[names[seat]];
+      if (!li) return;
+      var place = 1 + totals.filter(function (t) { return t > totals[seat]; }).length;
+      var behind = top - totals[seat];
+      li.value = place;
+      li.classList.toggle("top", !behind);
+      li.querySelector(".strip-place").textContent = String(place);
+      li.querySelector(".strip-total").textContent = formatted(totals[seat]);
+      li.querySelector(".strip-gap").innerHTML = behind ? '<span aria-hidden="true">\u2212' + behind +
+        '</span><span class="visually-hidden">' + escapeHtml(texts.behind.replace("{n}", behind)) + "</span>" : "";
+      list.appendChild(li);
+    });
+    var head = standings.querySelector(".strip-head > span");
+    if (head) head.textContent = texts.after.replace("{n}", number);
+    var deal = standings.querySelector(".strip-deal");
+    if (deal) {
+      deal.hidden = !next;
+      if (next) deal.textContent = texts.deals_round.replace("{name}", names[next.dealer]).replace("{n}", next.n);
+    }
+    standings.classList.add("unsaved");
+  }
+
   // The round is complete while offline: its scores from the engine's table, into the pad
   // (marked not saved yet), and the panel asks for the next round's bids.
   function nextRound(entry, form, rows) {
@@ -312,9 +352,8 @@ window.scorekeeperOffline = function (api) {
       padRow.removeAttribute("aria-current");
     }
     drawn = totals;
-    var standings = document.getElementById("standings");
-    if (standings) standings.classList.add("unsaved");  // the server works them out again
     var next = roundOf(number + 1);
+    standingsFrom(totals, rows, number, next);
     entry.dataset.round = String(number + 1);
     entry.dataset.totals = JSON.stringify(totals);
     if (!next) return false;  // the last round: the final standings come from the server

@@ -109,12 +109,13 @@ def test_the_scorers_page_with_the_scorer_link_is_no_store(app: Flask) -> None:
         (f"/games/{pid}", HX),
         (f"/games/{pid}/live?v=0", HX),
         (f"/games/{pid}/panel", {}),
+        (f"/games/{pid}/more", HX),
     ]:
         answer = scorer.get(path, headers=headers)
         assert answer.status_code == 200, path
         if token in answer.get_data(as_text=True):
             assert answer.headers["Cache-Control"] == NO_STORE, path
-    page = scorer.get(f"/games/{pid}")
+    page = scorer.get(f"/games/{pid}?all=1")  # the whole page, with its More part
     assert token in page.get_data(as_text=True)  # the page does show the link
     assert page.headers["Cache-Control"] == NO_STORE
     qr = scorer.get(f"/games/{pid}/score-qr.svg")

@@ -166,3 +166,11 @@ def each_phone(request: pytest.FixtureRequest, phone_in: Callable[[int, int, str
     """The test runs on each checked phone size (PHONES) in each look (LOOKS)."""
     width, height, look = request.param
     return Phone(phone_in(width, height, look), width, height, look)
+
+
+@pytest.fixture
+def small_phone(page: Page, request: pytest.FixtureRequest) -> Page:
+    """The page at the screen size the test is parametrised with (indirect)."""
+    width, height = request.param
+    page.set_viewport_size({"width": width, "height": height})
+    return page

@@ -119,9 +119,9 @@ def test_r16_the_last_round_summary_shows_its_penalty(
     """R16 with a penalty: round 3 (3 cards), Clara deals, bids 0 and takes all three
     (−30; 20 + 20 before), and is given −10 for a revoke. The summary under the entry
     panel shows the −10 beside the −30, so the two add up to her total going 40 → 0. (On
-    a phone held upright the round fills the screen and the summary stays away: here the
-    phone is turned sideways, the round and the pad side by side.)"""
-    page.set_viewport_size({"width": 844, "height": 390})
+    a phone, upright or sideways, the round fills the screen and the summary stays away:
+    here a small tablet held sideways, the round and the pad side by side.)"""
+    page.set_viewport_size({"width": 1024, "height": 600})
     link = game_with_rounds(app, 3)
     with app.app_context(), transaction.atomic():
         game = game_service.get_game(link.split("/")[2])

@@ -71,7 +71,7 @@ def test_a_circle_from_making_to_a_second_scorer(
     taken = second_phone.get_by_text("You keep score of this game on this phone now.")
     expect(taken).to_be_visible()
     expect(second_phone.get_by_text("Keeping score")).to_be_visible()
-    second_phone.locator(".game-tabs a[href='#log-view']").click()
+    second_phone.locator(".game-tabs a[href$='#log-view']").click()
     expect(second_phone.locator("#log")).to_be_visible()
     expect(second_phone.locator("#log")).to_contain_text(
         "Scoring taken over by a member of the circle"

@@ -404,3 +404,39 @@ def test_a_round_entered_offline_on_a_small_phone_keeps_the_rounds_layout(
         == drawn
     )
     assert len(stored(app, public_id)[0]) == 3 and errors == []
+
+
+def test_the_log_and_more_tabs_load_when_opened_and_say_so_without_a_connection(
+    page: Page, context: BrowserContext, app: Flask, live_server: str, artifacts: Path
+) -> None:
+    """The scorer's page comes without its Log and More tabs' parts; each loads when its
+    tab first opens. Opened without a connection, the tab says so in words (the round
+    goes on being entered meanwhile), and its part loads once the connection is back."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    _public_id, link = new_game(app)
+    open_pad(page, live_server + link)
+    tabs = page.locator(".game-tabs")
+    log = page.locator("#log")
+    expect(page.locator(".rule-lines")).to_have_count(0)
+    expect(log.locator(".log")).to_have_count(0)
+
+    context.set_offline(True)
+    tabs.get_by_role("link", name="Log").click()
+    expect(log.get_by_role("alert")).to_have_text(
+        "No connection: this shows once the phone is online again."
+    )
+    page.screenshot(path=artifacts / "log-tab-offline.png")
+    tabs.get_by_role("link", name="Round").click()
+    key(page, 0)  # Ben: kept to send later, as ever
+    expect(row(page, "Ben").locator(".val.unsaved")).to_contain_text("0")
+    tabs.get_by_role("link", name="Log").click()
+    context.set_offline(False)  # back: the open tab's part loads
+    expect(log.locator("li.log-created")).to_have_count(1)
+    expect(log.get_by_role("alert")).to_have_count(0)
+    tabs.get_by_role("link", name="More").click()
+    expect(page.locator(".rule-lines")).to_be_visible()
+    expect(page.locator("#more-view .share-link").first).to_have_attribute(
+        "href", re.compile(r"/games/")
+    )
+    assert errors == []

@@ -8,6 +8,7 @@ shows what the server holds."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from flask import Flask
@@ -42,6 +43,18 @@ def totals_on_screen(page: Page, number: int) -> list[int]:
         f"#round-{number} td.total", "tds => tds.map(td => td.lastChild.textContent.trim())"
     )
     return [int(t.replace("\N{MINUS SIGN}", "-")) for t in texts]
+
+
+def standings_on_screen(page: Page) -> list[tuple[int, str, int]]:
+    """The standings line over the round as shown: (place, name, total), in its order."""
+    lines = page.eval_on_selector_all(
+        "#standings .strip-list li",
+        """lis => lis.map(li => [li.value, li.querySelector(".strip-name").textContent,
+                                   li.querySelector(".strip-total").textContent])""",
+    )
+    return [
+        (place, name, int(total.replace("\N{MINUS SIGN}", "-"))) for place, name, total in lines
+    ]
 
 
 def server(app: Flask, public_id: str) -> tuple[list[int], list[list[int | None]], int]:
@@ -228,3 +241,40 @@ def test_what_the_page_cant_draw_is_refused_offline_where_it_was_tapped(
     expect(page.locator("#net")).not_to_contain_text("Offline")
     expect(page.locator("#entry .undo-line")).to_be_visible()
     assert server(app, public_id)[1] == [[None, 0, None, None]] and errors == []
+
+
+def test_r17_offline_the_standings_line_shows_the_totals_the_pad_shows(
+    page: Page, context: BrowserContext, app: Flask, live_server: str, artifacts: Path
+) -> None:
+    """Round 3 entered offline to its end: the standings line over the round shows the
+    totals of the pad's row (best first, equal totals sharing a place, R17), marked as not
+    saved yet, and who deals round 4; once everything is sent, the server's line is the
+    same, unmarked."""
+    errors = errors_of(page)
+    round_3_offline(page, context, app, live_server)
+    before = standings_on_screen(page)
+    bid_round(page, 5)
+    key(page, 1)  # the first in bidding order made 1
+    key(page, 3)  # the next, bid 0, took 3
+    key(page, 1)  # every trick is taken: the rest 0 and 1
+    expect(page.locator("#entry-title")).to_contain_text("Round 4")
+    strip = page.locator("#standings")
+    expect(strip).to_have_class(re.compile(r"\bunsaved\b"))
+    expect(strip.locator(".strip-head")).to_contain_text("After round 3")
+    drawn = standings_on_screen(page)
+    pad = totals_on_screen(page, 3)
+    assert drawn != before
+    assert sorted((name, total) for _, name, total in drawn) == sorted(zip(NAMES, pad, strict=True))
+    assert [total for _, _, total in drawn] == sorted(pad, reverse=True)
+    assert [place for place, _, _ in drawn] == [
+        1 + sum(t > total for t in pad) for _, _, total in drawn
+    ]
+    deal = strip.locator(".strip-deal").inner_text()
+    page.screenshot(path=artifacts / "standings-offline.png")
+
+    context.set_offline(False)
+    expect(page.locator("#net")).to_contain_text("Saved ✓")
+    expect(strip).not_to_have_class(re.compile(r"\bunsaved\b"))
+    assert standings_on_screen(page) == drawn
+    expect(strip.locator(".strip-deal")).to_have_text(deal)
+    assert errors == []

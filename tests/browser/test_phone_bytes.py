@@ -23,9 +23,10 @@ from tests.robustness.servers import Server, migrate
 FONT_BUDGET = 10 * 1024
 FIRST_LOAD_BUDGET = 35 * 1024 + FONT_BUDGET
 # Over plain HTTP (gzip only) the one-screen round's layout is not paid for yet: the first
-# load measured 37,152 B against the 35 KB target. Held here so it can't grow while it is
-# worked down (loading the Log and More tabs when opened would save about 0.9 KB).
-LAN_FIRST_LOAD_BUDGET = 37 * 1024 + FONT_BUDGET
+# load measured 36,616 B against the 35 KB target (37,242 B before the Log and More tabs
+# loaded when opened), the typeface aside. Held here so it can't grow while it is worked
+# down.
+LAN_FIRST_LOAD_BUDGET = 36 * 1024 + FONT_BUDGET
 BID_TAP_BUDGET = 3 * 1024
 
 

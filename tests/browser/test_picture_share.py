@@ -117,8 +117,11 @@ def test_the_tap_that_ends_the_game_brings_the_share_sheet_with_the_final_screen
     page = phone_in(360, 640, "light")
     page.add_init_script(SHARE_STUB)
     page.goto(live_server + last_round_bid(app))
+    tabs = page.locator(".game-tabs")
+    tabs.get_by_role("link", name="More").click()  # the downloads, loaded when it opens
     expect(page.locator(LINK)).to_have_count(1)  # the downloads' link: it saves
     expect(page.locator(LINK).first).not_to_have_attribute("data-share", "ready")
+    tabs.get_by_role("link", name="Round").click()
     page.locator("#entry form.taps .keys").get_by_role("button", name="15", exact=True).click()
     expect(page.locator("#entry-title")).to_have_text("Final standings")
     link = page.locator("#entry " + LINK)

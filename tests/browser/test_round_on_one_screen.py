@@ -80,13 +80,6 @@ class Screen:
         self.before(thumb, alert)
 
 
-@pytest.fixture
-def small_phone(page: Page, request: pytest.FixtureRequest) -> Page:
-    width, height = request.param
-    page.set_viewport_size({"width": width, "height": height})
-    return page
-
-
 @pytest.mark.parametrize("small_phone", SIZES, ids=["360x640", "375x667"], indirect=True)
 def test_v1_a_whole_six_player_game_without_scrolling(
     small_phone: Page, app: Flask, live_server: str, artifacts: Path

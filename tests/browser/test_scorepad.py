@@ -103,7 +103,10 @@ def test_a_whole_short_game_with_plus_minus_one(
     page.on("pageerror", lambda e: errors.append(str(e)))
     names = ["Ann", "Ben", "Cat"]
     start_game(page, live_server, names, dealer=0, preset="Short game, German rule")
+    # The rules are under "More", loaded when it opens.
+    page.locator(".game-tabs").get_by_role("link", name="More").click()
     expect(page.locator(".rule-lines")).to_contain_text("Plus/minus one")
+    page.locator(".game-tabs").get_by_role("link", name="Round").click()
     taps = Taps(page)
     totals = [0, 0, 0]
     for number, cards in enumerate(engine.round_plan(3, short=True), start=1):

@@ -213,7 +213,8 @@ def test_before_the_first_round_the_other_phones_are_invited_at_the_top(
     expect(invite).to_be_hidden()
     expect(follower.locator("#standings .strip-head")).to_contain_text("After round 1")
     expect(follower.locator("details.follow-early")).to_be_hidden()
-    # Sharing stays at the foot of the page.
+    # Sharing stays under "More" (loaded when it opens).
+    scorer.locator(".game-tabs a[href$='#more-view']").click()
     expect(scorer.locator("details.share").first).to_be_attached()
 
 

@@ -181,7 +181,7 @@ def test_moving_a_one_off_game_into_a_circle_counts_it_for_the_circles_players(
     moved = anna.client.post(f"/games/{one_off}/move", data={"circle": circle_id})
     assert moved.status_code == 303 and moved.headers["Location"] == f"/games/{one_off}"
     assert _circle_of_game(app, one_off) == circle_id
-    page = shown(anna.page(one_off)).get_data(as_text=True)
+    page = shown(anna.client.get(f"/games/{one_off}?all=1")).get_data(as_text=True)
     assert "Moved into a circle" in text_of(page)
     assert f'href="/circles/{circle_id}"' in page
     # ANNA and Ben joined the circle's Anna and Ben; Zoe is new to the circle.

@@ -18,7 +18,7 @@ TAKEN_OVER = "Scoring taken over by a member of the circle"
 
 
 def _scorer_link(phone: Phone, pid: str) -> str:
-    body = shown(phone.page(pid)).get_data(as_text=True)
+    body = shown(phone.client.get(f"/games/{pid}?all=1")).get_data(as_text=True)
     found = re.search(r'href="([^"]+/score/[^"]+)"', body)
     assert found, "no scorer link on the scorer's page"
     return path_of(found.group(1))
@@ -52,7 +52,8 @@ def test_a_member_takes_over_scoring_and_the_old_scorer_link_stops_working(
     assert taken.status_code == 303 and taken.headers["Location"] == f"/games/{pid}"
     page = shown(ben.page(pid)).get_data(as_text=True)
     assert "You keep score of this game on this phone now." in text_of(page)
-    assert TAKEN_OVER in text_of(page)
+    log = ben.client.get(f"/games/{pid}/log", headers={"HX-Request": "true"})  # the Log tab
+    assert TAKEN_OVER in text_of(log.get_data(as_text=True))
     assert f'action="/games/{pid}/take-over"' not in page
     shown(ben.bid(pid, 2, 0))
     # The change log says so to everyone following the game.

@@ -43,7 +43,7 @@ def test_unknown_languages_fall_back_to_english(client: FlaskClient) -> None:
 
 def test_game_page_in_german(german: Pages) -> None:
     pid = german.new_game(["Ann", "Ben", "Cat"], dealer=0)
-    text = words(german.page(pid).get_data(as_text=True))
+    text = words(german.whole_page(pid).get_data(as_text=True))
     for word in ("Runde 1 von 20", "je 1 Karte", "Ann gibt", "Ansage", "Stiche", "Trumpf"):
         assert word in text, word
     assert "Spielblock" in text and "Regeln dieses Spiels" in text and "Standardregeln" in text
@@ -51,7 +51,7 @@ def test_game_page_in_german(german: Pages) -> None:
 
 def test_game_page_in_english(english: Pages) -> None:
     pid = english.new_game(["Ann", "Ben", "Cat"], dealer=0)
-    text = words(english.page(pid).get_data(as_text=True))
+    text = words(english.whole_page(pid).get_data(as_text=True))
     assert "Round 1 of 20" in text and "1 card each" in text and "Standard rules" in text
 
 
@@ -128,7 +128,7 @@ def test_tricks_that_do_not_fit_in_german(german: Pages) -> None:
 def test_negative_totals_have_a_minus_sign(german: Pages) -> None:
     pid = german.new_game(["Ann", "Ben", "Cat"], dealer=0)
     german.play_round(pid, {1: 1, 2: 0, 0: 0}, {1: 0, 2: 0})  # Ben bid 1, took 0: −10
-    text = words(german.page(pid).get_data(as_text=True))
+    text = words(german.whole_page(pid).get_data(as_text=True))
     assert "Ben −10" in text  # the last round's scores, U+2212
     # The change log is stored in English and read out in German.
     assert "Spiel angelegt" in text and "Runde 1 eingetragen" in text

@@ -118,6 +118,11 @@ class Pages:
     def page(self, pid: str) -> TestResponse:
         return self.client.get(f"/games/{pid}")
 
+    def whole_page(self, pid: str) -> TestResponse:
+        """The game page with every tab's part: a scorer's page leaves the Log and More
+        tabs out until they are opened (their links lead here without JavaScript)."""
+        return self.client.get(f"/games/{pid}?all=1")
+
     def post(self, pid: str, action: str, htmx: bool = True, **data: Any) -> TestResponse:
         return self.client.post(
             f"/games/{pid}/{action}",

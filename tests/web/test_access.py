@@ -86,7 +86,7 @@ def test_followers_see_the_pad_read_only(follower: Pages, pid: str) -> None:
 
 
 def test_the_scorer_sees_the_scorer_link_and_its_qr(pages: Pages, pid: str) -> None:
-    body = pages.page(pid).get_data(as_text=True)
+    body = pages.whole_page(pid).get_data(as_text=True)
     share = body.split("Share scoring")[1]
     link = re.search(r'href="(http://localhost/games/[\w-]+/score/[\w-]+)"', share)
     assert link
@@ -106,14 +106,14 @@ def test_only_the_scorer_gets_the_scorer_links_qr(follower: Pages, pid: str) -> 
 def test_scorer_link_grants_scoring(pages: Pages, follower: Pages, pid: str) -> None:
     link = re.search(
         r'href="http://localhost(/games/[\w-]+/score/[\w-]+)"',
-        pages.page(pid).get_data(as_text=True),
+        pages.whole_page(pid).get_data(as_text=True),
     )
     assert link
     response = follower.client.get(link.group(1))
     assert response.status_code == 303
     assert response.headers["Location"] == f"/games/{pid}"
     ok(follower.bid(pid, 0, 0))  # Ann, the dealer, bids last
-    assert "Share scoring" in follower.page(pid).get_data(as_text=True)
+    assert "Share scoring" in follower.whole_page(pid).get_data(as_text=True)
 
 
 def test_a_scorer_link_sets_the_cookie_once(pages: Pages, pid: str, app: Flask) -> None:
@@ -121,7 +121,7 @@ def test_a_scorer_link_sets_the_cookie_once(pages: Pages, pid: str, app: Flask) 
     it leads to sends no cookie again, bytes a phone would pay on its first load."""
     link = re.search(
         r'href="http://localhost(/games/[\w-]+/score/[\w-]+)"',
-        pages.page(pid).get_data(as_text=True),
+        pages.whole_page(pid).get_data(as_text=True),
     )
     assert link
     phone = app.test_client()
@@ -129,8 +129,9 @@ def test_a_scorer_link_sets_the_cookie_once(pages: Pages, pid: str, app: Flask) 
     assert claim.status_code == 303
     assert claim.headers["Set-Cookie"].startswith("session=")
     page = phone.get(f"/games/{pid}")
-    assert "Share scoring" in page.get_data(as_text=True)
+    assert "Keeping score" in page.get_data(as_text=True)
     assert "Set-Cookie" not in page.headers
+    assert "Share scoring" in phone.get(f"/games/{pid}/more", headers=HX).get_data(as_text=True)
 
 
 def test_pages_go_out_without_the_templates_indentation(pages: Pages, pid: str) -> None:

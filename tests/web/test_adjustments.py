@@ -127,7 +127,7 @@ def test_a_penalty_given_on_the_correction_panel(app: Flask, pages: Pages) -> No
     assert "Round 1: −10 for Ben (revoke). ↶ Undo" in text_of(entry)
     assert f'action="/games/{pid}/rounds/1/adjust/0/remove"' in entry
     assert '<h2 id="entry-title">Round 3 <span class="of">of 20</span></h2>' in entry
-    page = pages.page(pid).get_data(as_text=True)
+    page = pages.whole_page(pid).get_data(as_text=True)
     assert pad_totals(page, 2) == [before[0], before[1] - 10, before[2]]
     row = section(page, "round-1")
     assert re.search(
@@ -152,7 +152,7 @@ def test_a_bonus_and_taking_it_back(app: Flask, pages: Pages) -> None:
     entry = section(taken.get_data(as_text=True), "entry")
     assert "Round 2: +25 for Cat taken back." in text_of(entry)
     assert "Undo" not in entry
-    page = pages.page(pid).get_data(as_text=True)
+    page = pages.whole_page(pid).get_data(as_text=True)
     assert pad_totals(page, 2) == before
     assert "Cat: +25 in round 2 taken back" in text_of(section(page, "log"))
     assert 'class="adj"' not in section(page, "pad")
@@ -228,7 +228,7 @@ def test_taking_back_the_tricks_of_an_adjusted_round_is_refused(pages: Pages) ->
 def test_the_german_pad_and_log(pages: Pages) -> None:
     pid = _game(pages)
     _adjust(pages, pid, 1, seat=1, points="10", reason="Revoke", sign="penalty")
-    page = pages.client.get(f"/games/{pid}", headers={"Accept-Language": "de"})
+    page = pages.client.get(f"/games/{pid}?all=1", headers={"Accept-Language": "de"})
     body = page.get_data(as_text=True)
     assert "Ben: −10 in Runde 1 (Revoke)" in text_of(section(body, "log"))
     refused = pages.client.post(

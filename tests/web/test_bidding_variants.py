@@ -138,7 +138,7 @@ def test_saboteur_dealer_has_no_bid(pages: Pages, app: Flask, snapshot: Snapshot
     pid = pages.new_game(
         ["Ann", "Ben", "Cat"], dealer=0, saboteur=True, dealer_rule="plus_minus_one"
     )
-    body = pages.page(pid).get_data(as_text=True)
+    body = pages.whole_page(pid).get_data(as_text=True)
     assert seat_rows(body)["Ann"] == ("no bid", "·")
     assert "Wizard Saboteur: the dealer does not bid" in body
     ok(pages.bid(pid, 1, 0))

@@ -181,7 +181,7 @@ def test_the_answer_is_stored_with_the_write_or_not_at_all(
 @pytest.fixture
 def second(app: Flask, pages: Pages, pid: str) -> Pages:
     """A second scorer's phone, through the scorer link the first one shares."""
-    page = pages.page(pid).get_data(as_text=True)
+    page = pages.whole_page(pid).get_data(as_text=True)
     link = re.search(r'href="https?://[^/"]+(/games/[^"]+/score/[^"]+)"', page)
     assert link
     other = Pages(app.test_client())

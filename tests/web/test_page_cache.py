@@ -167,11 +167,16 @@ def test_the_scorer_and_a_follower_see_their_own_pages(
     follower.page(pid)
     scorer = pages.page(pid).get_data(as_text=True)
     viewer = follower.page(pid).get_data(as_text=True)
-    assert 'name="idempotency_key"' in scorer and "/score/" in scorer
+    # The scorer link is under "More", loaded when it opens.
+    more = pages.client.get(f"/games/{pid}/more", headers=HX).get_data(as_text=True)
+    assert 'name="idempotency_key"' in scorer and "/score/" in more
     assert 'name="idempotency_key"' not in viewer and "/score/" not in viewer
     assert "hx-headers" not in viewer  # a follower sends nothing back
     forget_scorer_link(pages, pid)
     assert "/score/" not in pages.page(pid).get_data(as_text=True)
+    assert "/score/" not in pages.client.get(f"/games/{pid}/more", headers=HX).get_data(
+        as_text=True
+    )
     assert len(kept_rows(app)) == 2  # the follower's page, the scorer's without the link
 
 
@@ -182,11 +187,13 @@ def test_the_page_with_the_scorer_link_is_never_kept(
     (The scorer's pages while it holds the link are rendered each time: whether they show
     the link depends on the link still working.)"""
     pid = pages.new_game(["Ann", "Ben", "Cat"])
-    first = pages.page(pid).get_data(as_text=True)
+    first = pages.whole_page(pid).get_data(as_text=True)
     token = re.search(rf"/games/{pid}/score/([\w-]+)", first).group(1)  # type: ignore[union-attr]
     with renders(app) as seen:
         again = pages.page(pid).get_data(as_text=True)
-    assert "games/game.html" in seen and f"/score/{token}" in again
+    assert "games/game.html" in seen and f'data-lazy="/games/{pid}/more"' in again
+    more = pages.client.get(f"/games/{pid}/more", headers=HX).get_data(as_text=True)
+    assert f"/score/{token}" in more
     pages.play_round(pid, {1: 1, 2: 0, 0: 0}, {1: 1, 2: 0})
     pages.client.get(f"/games/{pid}/live?v=1", headers=HX)  # the update: not kept either
     follower.page(pid)  # a follower's page is kept

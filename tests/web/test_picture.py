@@ -257,10 +257,10 @@ def test_the_game_page_offers_it_once_a_round_is_scored(
     app: Flask, client: FlaskClient, pages: Pages
 ) -> None:
     public_id = pages.new_game(["Ann", "Ben", "Cat"])
-    assert "data-share-picture" not in pages.page(public_id).get_data(as_text=True)
+    assert "data-share-picture" not in pages.whole_page(public_id).get_data(as_text=True)
     with app.app_context(), transaction.atomic():
         game_service.record_round(game_service.get_game(public_id), [0, 1, 0], [0, 1, 0])
-    body = pages.page(public_id).get_data(as_text=True)
+    body = pages.whole_page(public_id).get_data(as_text=True)
     downloads = body.split('<section class="downloads"', 1)[1]
     assert f"/games/{public_id}/picture.png" in _share_link(downloads)
     # The page every phone loads for every game saves it: the share sheet's script comes

@@ -78,7 +78,7 @@ def test_creating_a_game_makes_this_browser_the_scorer(pages: Pages, app: Flask)
             "scoring": {"exact_bonus": 25, "per_trick": 5, "per_miss": 15},
             "suit_names": "french",
         }
-    body = pages.page(pid).get_data(as_text=True)
+    body = pages.whole_page(pid).get_data(as_text=True)
     assert 'id="entry"' in body and 'name="bid"' in body  # the scorer's entry panel
     assert "Plus/minus one from round 3" in body  # the rule set in plain words
     assert "Short game: 10 rounds" in body
