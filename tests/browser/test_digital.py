@@ -442,8 +442,10 @@ def test_nothing_is_told_before_the_cards_land_and_a_tap_while_laying_is_taken(
         card = page.locator("#seat [data-hand] .card").first
         if page.locator("#seat form.hand").count():
             if "playable" in (card.get_attribute("class") or ""):
-                # Played: the answer brings the bots' next cards, laid in their turn.
-                with page.expect_request(lambda r: r.url.endswith("/act"), timeout=2_000):
+                # Played: the answer brings the bots' next cards, laid in their turn
+                # (waited for, so that no request is still being answered when the test
+                # ends).
+                with page.expect_response(lambda r: r.url.endswith("/act"), timeout=5_000):
                     card.click(force=True)
             else:
                 card.click(force=True)

@@ -79,7 +79,9 @@ def test_one_game_through_two_servers(servers: tuple[Server, Server]) -> None:
     pid = created.headers["Location"].split("?")[0].rsplit("/", 1)[1]
     game = f"/games/{pid}"
 
-    page = phone.get(b, game)  # the scorer session made on A is good on B
+    # The scorer session made on A is good on B (the scorer link is on the whole page;
+    # the phone's own page loads it with the More tab).
+    page = phone.get(b, game + "?all=1")
     assert page.status_code == 200
     match = re.search(rf"/games/{pid}/score/([A-Za-z0-9_-]+)", page.text)
     assert match, "B does not know this phone is the scorer"

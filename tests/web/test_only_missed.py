@@ -149,7 +149,7 @@ def test_the_offline_data_has_its_words_and_where_it_goes(pages: Pages, pid: str
     assert len(data["texts"]["missed"]) == 16  # 0 to 15 cards, four players' last round
     assert data["texts"]["missed_none"] == "Only {name} missed"
     german = pages.client.get(f"/games/{pid}/plan.json", headers={"Accept-Language": "de"})
-    assert german.get_json()["texts"]["missed"][1] == "Nur {name} lag daneben: 1 Stich"
+    assert german.get_json()["texts"]["missed"][1] == "Nur {name} daneben: 1 Stich"
 
 
 def test_the_refusal_and_the_button_in_german(pages: Pages, pid: str) -> None:
@@ -157,9 +157,7 @@ def test_the_refusal_and_the_button_in_german(pages: Pages, pid: str) -> None:
         ok(pages.bid(pid, seat, bid))
     german = {"HX-Request": "true", "Accept-Language": "de"}
     page = pages.client.get(f"/games/{pid}", headers={"Accept-Language": "de"})
-    assert "✓ Nur Cat lag daneben: 1 Stich" in text_of(
-        section(page.get_data(as_text=True), "entry")
-    )
+    assert "✓ Nur Cat daneben: 1 Stich" in text_of(section(page.get_data(as_text=True), "entry"))
     response = pages.client.post(f"/games/{pid}/tricks/missed", data={"seat": "3"}, headers=german)
     assert response.status_code == 422
     assert alert(response) == (
