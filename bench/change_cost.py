@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         "change_ms": round(change, 2),
         "unchanged_live_ms": round(mean(idle), 3),
         "changes_per_core_s": round(per_core, 1),
-        "tables_per_core": int(per_core * TAP_EVERY),
+        "tables_per_core": int(round(per_core, 1) * TAP_EVERY),
     }
     print(
         f"a change with {args.followers} followers: {figures['change_ms']} ms of CPU"
