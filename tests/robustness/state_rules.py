@@ -23,6 +23,7 @@ STATE_CODES = frozenset(
         "game_over",
         "round_open",
         "not_last_round",
+        "round_complete",  # tricks taken back (null) from a round that is not the last
         "adjustment_seat",
         "adjustments_many",
         "bad_seat",
