@@ -152,15 +152,20 @@ def gray_page(data: bytes, dpi: int = 144) -> GrayPage:
 
 
 def save_png(data: bytes, folder: Path, name: str) -> Path:
-    """Render the first page at 80 dpi into ``folder`` (test artifacts, to look at)."""
+    """Render the first page at 80 dpi into ``folder`` (test artifacts, to look at). Each
+    file is written under a name of its own and then moved into place, so that the SQLite
+    and PostgreSQL passes, which run at the same time, never read each other's half."""
     folder.mkdir(parents=True, exist_ok=True)
-    pdf = folder / f"{name}.pdf"
-    pdf.write_bytes(data)
-    subprocess.run(
-        ["pdftoppm", "-png", "-r", "80", "-singlefile", str(pdf), str(folder / name)],
-        check=True,
-        timeout=30,
-    )
+    with tempfile.TemporaryDirectory(dir=folder) as scratch:
+        pdf = Path(scratch) / "page.pdf"
+        pdf.write_bytes(data)
+        subprocess.run(
+            ["pdftoppm", "-png", "-r", "80", "-singlefile", str(pdf), str(Path(scratch) / "page")],
+            check=True,
+            timeout=30,
+        )
+        pdf.replace(folder / f"{name}.pdf")
+        (Path(scratch) / "page.png").replace(folder / f"{name}.png")
     return folder / f"{name}.png"
 
 
