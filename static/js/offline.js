@@ -77,12 +77,15 @@ window.scorekeeperOffline = function (api) {
   function nameOf(row) { return row.querySelector(".who").textContent; }
 
   // A seat's bid as far as this phone knows it: null without one (V6), NaN while unknown
-  // (not in yet, or sealed by the server: V3, V4).
+  // (not in yet, or sealed by the server, V3 and V4, and not entered on this phone).
   function bidOf(row) {
     if (row.hasAttribute("data-no-bid")) return null;
     var mark = cell(row, 0).querySelector("[data-value]");
     if (mark) return parseInt(mark.dataset.value, 10);
-    return row.hasAttribute("data-bid") ? parseInt(row.dataset.bid, 10) : NaN;
+    if (row.hasAttribute("data-bid")) return parseInt(row.dataset.bid, 10);
+    var entry = document.getElementById("entry");
+    return cell(row, 0).querySelector(".val") && entry
+      ? api.sealedBid(entry.dataset.round, row.dataset.seat) : NaN;
   }
   function countOf(row) {
     var mark = cell(row, 1).querySelector("[data-value]");
@@ -334,7 +337,7 @@ window.scorekeeperOffline = function (api) {
       var bid = bidOf(rows[i]);
       var took = countOf(rows[i]);
       var score = bid === null ? plan.no_bid : (plan.scores[bid] || [])[took];
-      if (score === undefined || score === null || isNaN(took)) return false;  // a sealed bid
+      if (score === undefined || score === null || isNaN(took)) return false;  // a sealed bid not entered here
       totals[seat] += score;
       bids[seat] = bid === null ? "–" : String(bid);
     }
@@ -430,7 +433,9 @@ window.scorekeeperOffline = function (api) {
     var holds = next.holds === "always" || (next.holds === "dealer_leads" && totals.every(function (t, s) {
       return s === next.dealer || totals[next.dealer] > t;
     }));
-    if (holds && next.why_total) {
+    // Sealed bids (V3, V4): the last bidder bids blind, and the server asks for another
+    // bid if theirs makes the total, as online.
+    if (holds && next.why_total && !plan.sealed) {
       form.dataset.bids = JSON.stringify(next.bids);
       form.dataset.whyTotal = next.why_total;
     } else {

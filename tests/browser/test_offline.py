@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
+import pytest
 from flask import Flask
-from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from scorekeeper import transaction
 from scorekeeper.extensions import db
@@ -279,6 +281,78 @@ def test_v3_sealed_bids_entered_offline_stay_sealed(
         db.session.expire_all()
         bids = [r.bid for r in game_service.get_game(public_id).rounds[2].results]
     assert sorted(bids) == [0, 0, 1, 1]
+
+
+@pytest.mark.parametrize("bids_went", ["online", "offline, then synced"])
+def test_v4_a_round_of_secret_bids_made_before_is_scored_offline(
+    page: Page,
+    context: BrowserContext,
+    browser: Browser,
+    browser_context_args: dict[str, Any],
+    app: Flask,
+    live_server: str,
+    bids_went: str,
+) -> None:
+    """Secret bids (V4) entered on the scorer's phone and saved (tapped online, or queued
+    offline and sent when the network came back): the server shows them to nobody before
+    the round is played, a follower and this page alike. The network goes; the counts
+    tapped offline score the round on the phone from the bids it entered itself (R16),
+    the pad shows them once played, and the next round asks for its bids. Back online the
+    round is stored once, with the totals the phone showed."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    public_id, link = new_game(app, {"bidding": "secret"})
+    rounds_played(app, public_id, 2)  # Ann −30, the others 40
+    open_pad(page, live_server + link)
+    first, second, third, dealer = seat_rows(page)
+    if bids_went != "online":
+        context.set_offline(True)
+        expect(page.locator("#net")).to_contain_text("Offline")
+    for bid in (1, 0, 1, 0):
+        key(page, bid)
+    if bids_went != "online":
+        context.set_offline(False)
+    expect(page.locator("#net")).to_contain_text("Saved ✓")
+    expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {first} took")
+    assert stored(app, public_id)[0][2] == [0, 1, 0, 1]
+    # Sealed for everyone: on this page, and on a follower's.
+    for name in (first, second, third, dealer):
+        expect(row(page, name).locator("td").nth(0)).to_have_text("✓")
+    expect(page.locator("table.seats tr[data-bid]")).to_have_count(0)
+    follower = browser.new_context(**browser_context_args)
+    try:
+        view = follower.new_page()
+        view.goto(f"{live_server}/games/{public_id}")
+        expect(view.locator("table.seats tbody tr td:first-of-type")).to_have_text(["✓"] * 4)
+        kept = view.evaluate("Object.keys(localStorage)")
+        assert not [k for k in kept if k.startswith("scorekeeper:sealed")]
+    finally:
+        follower.close()
+
+    context.set_offline(True)
+    expect(page.locator("#net")).to_contain_text("Offline")
+    key(page, 1)  # first took 1: made it
+    key(page, 0)  # second took 0: made it
+    key(page, 2)  # third took 2 (bid 1): every trick is taken, the dealer took 0
+    expect(page.locator("#entry-title")).to_contain_text("Round 4")
+    on_the_pad(page, "#round-3.unsaved")
+    drawn = page.eval_on_selector_all(
+        "#round-3 td.total", "tds => tds.map(td => td.lastChild.textContent.trim())"
+    )
+    assert drawn == ["\N{MINUS SIGN}10", "30", "60", "70"]  # Ann 0/0, Ben 1/2, Cat 0/0, Dan 1/1
+    expect(page.locator("#round-3 td.bid")).to_have_text(["0", "1", "0", "1"])  # played: shown
+    expect(page.locator("#net")).to_contain_text("3 entries not saved yet")
+
+    by_name = round_3_once_back_online(page, context, app, public_id)
+    assert by_name == {first: (1, 1), second: (0, 0), third: (1, 2), dealer: (0, 0)}
+    assert (
+        page.eval_on_selector_all(
+            "#round-3 td.total", "tds => tds.map(td => td.lastChild.textContent.trim())"
+        )
+        == drawn
+    )
+    expect(page.locator("[data-offline-undo]")).to_have_count(0)
+    assert len(stored(app, public_id)[0]) == 3 and errors == []  # round 3 stored once
 
 
 def test_r16_counts_tapped_offline_fill_in_what_is_forced_from_the_engines_steps(

@@ -3,8 +3,9 @@ round after round offline from the rest of the game the page brought as the engi
 reloads the page once in the middle (the service worker opens it from its copy and the
 queue is drawn on it again), takes a queued entry back, and once the network returns
 everything is sent in order: the totals on screen are the server's, and every round is
-stored once. And when another phone changed the game meanwhile, the page says so and
-shows what the server holds."""
+stored once. And when another phone changed the game meanwhile, the page says which
+entries the server didn't take and why, sends the ones that still fit, and shows what the
+server holds."""
 
 from __future__ import annotations
 
@@ -186,36 +187,99 @@ def test_r16_v1_v8_a_whole_game_entered_offline_with_a_reload_is_stored_once(
     assert errors == []
 
 
-def test_a_game_changed_elsewhere_meanwhile_shows_the_servers_truth_and_says_so(
-    page: Page, context: BrowserContext, app: Flask, live_server: str
-) -> None:
-    """Offline, this phone enters round 3 and starts round 4; another phone records round
-    3 otherwise. Back online the server refuses the first entry: the page says so, drops
-    what was made on top of it, and shows the rounds and totals the server holds."""
-    errors = errors_of(page)
-    public_id = round_3_offline(page, context, app, live_server)
-    bid_round(page, 5)
+def round_3_entered_offline(page: Page) -> list[str]:
+    """Round 3 (five cards) entered offline to its end: bids 1, 0, 0 and the dealer 1;
+    the first took 1, the next 3, the third 1, and the dealer's 0 fills itself in. Returns
+    the players in bidding order."""
+    order = bid_round(page, 5)
     key(page, 1)
     key(page, 3)
     key(page, 1)
     expect(page.locator("#entry-title")).to_contain_text("Round 4")
-    key(page, 2)
-    expect(page.locator("#net")).to_contain_text("8 entries not saved yet")
+    return order
+
+
+def after_sync(page: Page, errors: list[str]) -> None:
+    """Everything this phone queued is either saved or said not to be: no entry shows as
+    not saved, no Undo of an entry not sent is left, and the pad is the server's."""
+    expect(page.locator("#net")).not_to_contain_text("not saved yet")
+    expect(page.locator(".val.unsaved")).to_have_count(0)
+    expect(page.locator("#pad tr.unsaved")).to_have_count(0)
+    expect(page.locator("[data-offline-undo]")).to_have_count(0)
+    assert errors == []
+
+
+def test_a_round_recorded_elsewhere_meanwhile_leaves_the_later_rounds_entries_to_go(
+    page: Page, context: BrowserContext, app: Flask, live_server: str
+) -> None:
+    """Offline, this phone enters round 3 and round 4's bids; another phone records round
+    3 otherwise. Back online the server refuses the first entry: the page says which and
+    why, lists round 3's other entries as not sent (that round is scored), sends round
+    4's bids on top of the server's round 3, and shows what the server holds."""
+    errors = errors_of(page)
+    public_id = round_3_offline(page, context, app, live_server)
+    first, second, third, dealer = round_3_entered_offline(page)
+    fourth = bid_round(page, 7)
+    expect(page.locator("#net")).to_contain_text("11 entries not saved yet")
     with app.app_context(), transaction.atomic():  # the other phone
         game_service.record_round(game_service.get_game(public_id), [0] * 4, [0, 5, 0, 0])
 
     context.set_offline(False)
-    expect(page.locator("#unsaved")).to_contain_text("Already recorded by someone else")
-    expect(page.locator("#pad tr.unsaved")).to_have_count(0)
-    expect(page.locator(".val.unsaved")).to_have_count(0)
-    expect(page.locator("#net")).not_to_contain_text("not saved yet")
-    expect(page.locator("#entry-title")).to_contain_text("Round 4")
-    expect(page.locator("table.seats .wait")).not_to_have_count(0)  # round 4 as stored: empty
+    banner = page.locator("#unsaved")
+    expect(banner).to_contain_text(
+        f"Not saved: {first}'s bid of 1 in round 3. Already recorded by someone else"
+    )
+    expect(banner).to_have_attribute("role", "alert")
+    expect(banner).to_contain_text(
+        f"Not sent: {second}'s bid of 0 in round 3. Round 3 is scored already."
+    )
+    expect(banner).to_contain_text(f"Not sent: {third}'s bid of 0 in round 3.")
+    expect(banner).to_contain_text(f"Not sent: {dealer}'s bid of 1 in round 3.")
+    expect(banner).to_contain_text("… and 3 more not sent.")  # the three trick counts
+    expect(banner).to_contain_text("The pad shows what the game holds now")
+    expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {fourth[0]} took")
+    after_sync(page, errors)
     totals, bids, _ = server(app, public_id)
-    assert len(bids) == 3 and bids[2] == [0, 0, 0, 0]
-    expect(page.locator("#round-3 td.total").last).to_contain_text(str(totals[3]))
+    assert len(bids) == 4 and bids[2] == [0, 0, 0, 0]
+    by_name = {NAMES[seat]: bid for seat, bid in enumerate(bids[3])}
+    assert [by_name[name] for name in fourth] == [1, 0, 0, 1]  # round 4 as this phone had it
     assert totals_on_screen(page, 3) == totals
-    assert NAMES[1] in seat_rows(page) and errors == []
+
+
+def test_entries_made_elsewhere_meanwhile_stand_and_this_phones_others_go_on_top(
+    page: Page, context: BrowserContext, app: Flask, live_server: str
+) -> None:
+    """Offline, this phone enters round 3; another phone enters its first two bids
+    otherwise. Back online the first is refused (said with the server's words), the
+    second is not sent (the other phone's stands), and the rest of round 3 goes on top of
+    the server's bids: the round is scored by the server, and the page shows it."""
+    errors = errors_of(page)
+    public_id = round_3_offline(page, context, app, live_server)
+    first, second, third, dealer = round_3_entered_offline(page)
+    expect(page.locator("#net")).to_contain_text("7 entries not saved yet")
+    with app.app_context(), transaction.atomic():  # the other phone: 2 and 1
+        game = game_service.get_game(public_id)
+        game_service.set_bid(game, NAMES.index(first), 2)
+        game_service.set_bid(game, NAMES.index(second), 1)
+
+    context.set_offline(False)
+    banner = page.locator("#unsaved")
+    expect(banner).to_contain_text(
+        f"Not saved: {first}'s bid of 1 in round 3. Already recorded by someone else"
+    )
+    expect(banner).to_contain_text(
+        f"Not sent: {second}'s bid of 0 in round 3. Another phone entered it first."
+    )
+    expect(banner).not_to_contain_text(third)
+    expect(page.locator("#entry-title")).to_contain_text("Round 4")
+    after_sync(page, errors)
+    totals, bids, _ = server(app, public_id)
+    assert len(bids) == 3
+    with app.app_context():
+        results = game_service.get_game(public_id).rounds[2].results
+        stored = {NAMES[r.seat]: (r.bid, r.tricks) for r in results}
+    assert stored == {first: (2, 1), second: (1, 3), third: (0, 1), dealer: (1, 0)}
+    assert totals_on_screen(page, 3) == totals
 
 
 def test_what_the_page_cant_draw_is_refused_offline_where_it_was_tapped(
