@@ -284,19 +284,6 @@
   var timer = null;
   var token = null;
   var tokenAt = 0;
-  // The sealed bids (V3, V4) this phone entered and the server took: it shows them to
-  // nobody before the round is played, this page included, so the page keeps the ones it
-  // sent, to score offline a round whose bids went in online. Kept with the version of
-  // the server's answer: any other change (another phone's) is another version, and then
-  // none of them counts any more (offline.js asks through api.sealedBid).
-  var SEALED = "scorekeeper:sealed:" + location.pathname;
-  var sealed = load(SEALED, null);
-  // Once the server refused an entry of the queue: its state after each answer, on which
-  // each later entry is checked before it goes; and this sync's report in words.
-  var REPORT = "scorekeeper:report:" + location.pathname;
-  var kept = load(REPORT, null);  // a sync cut short by a reload goes on where it was
-  var server = kept && kept.server;
-  var report = (kept && kept.lines) || [];
 
   function load(name, empty) {
     try { return JSON.parse(localStorage.getItem(name) || "null") || empty; } catch (e) { return empty; }
@@ -307,10 +294,7 @@
       else localStorage.removeItem(name);
     } catch (e) { /* private mode, or full: kept in memory only */ }
   }
-  function store() {
-    save(STORE, queue.length ? queue : null);
-    save(REPORT, report.length || server ? { lines: report, server: server } : null);
-  }
+  function store() { save(STORE, queue.length ? queue : null); }
 
   function newKey() {
     var bytes = new Uint8Array(16);
@@ -396,20 +380,12 @@
 
   function enqueue(config, sent) {
     var params = new URLSearchParams(bodyOf(config.formData));
-    var panel = document.getElementById("entry");
-    var form = config.elt && config.elt.closest("form");
-    var who = panel && params.get("seat") !== null &&
-      panel.querySelector('tr[data-seat="' + params.get("seat") + '"] .who');
     var item = {
       key: config.headers["Idempotency-Key"],
       path: config.path,
       body: params.toString(),
       sent: sent,
-      kind: kindOf(config.elt, params),
-      // What it is in words, should the server not take it: whose, in which round.
-      round: panel ? panel.dataset.round : undefined,
-      name: who ? who.textContent : "",
-      sealed: Boolean(form && form.dataset.sealed)
+      kind: kindOf(config.elt, params)
     };
     if (!queue.length) capture();  // what the server showed: the entries are drawn on it
     queue.push(item);
@@ -435,13 +411,11 @@
     plan: function () { return plan; },
     shown: function () { return load(SHOWN, null); },
     versionOf: versionOf,
+    versionIn: versionIn,
+    load: load,
+    save: save,
+    store: store,
     show: show,
-    // The sealed bid this phone entered for ``seat`` in ``round``, while nothing but its
-    // own entries changed the game since; NaN when it doesn't know.
-    sealedBid: function (round, seat) {
-      var bid = sealed && sealed.version === versionShown() ? sealed.bids[round + ":" + seat] : undefined;
-      return bid === undefined ? NaN : parseInt(bid, 10);
-    },
     // Undo of the last entry, while it has not gone out: it leaves the queue.
     takeBack: function () {
       var last = queue[queue.length - 1];
@@ -501,29 +475,6 @@
     var found = /id="entry"[^>]*data-version="(\d+)"/.exec(html);
     return found ? found[1] : null;
   }
-  function roundIn(html) {
-    var found = /id="entry"[^>]*data-round="(\d+)"/.exec(html);
-    return found ? found[1] : null;
-  }
-
-  // An entry the server took (``body``, answered with ``html``): a sealed bid is kept
-  // (``secret``), with the version the answer brings. A bid never scores a round, so the
-  // round open after it is its own. Only the open round's and the one before it (which
-  // Undo may open again) are kept.
-  function remember(body, html, secret) {
-    var params = new URLSearchParams(body);
-    var version = versionIn(html);
-    var round = parseInt(roundIn(html), 10);
-    var bids = sealed && sealed.version === params.get("v") ? sealed.bids : {};
-    if (secret && params.has("bid") && params.has("seat") && !isNaN(round)) {
-      bids[round + ":" + params.get("seat")] = params.get("bid");
-    }
-    Object.keys(bids).forEach(function (key) {
-      if (isNaN(round) || parseInt(key, 10) < round - 1) delete bids[key];
-    });
-    sealed = version && Object.keys(bids).length ? { version: version, bids: bids } : null;
-    save(SEALED, sealed);
-  }
 
   // The server's truth: the entry panel, and with it (out of band) the pad, the standings
   // and the change log (offline.js says so if its totals are not the ones it drew).
@@ -561,7 +512,9 @@
     if (navigator.onLine === false) return;
     sending = true;
     saveState = "saving";
-    freshToken().then(function (csrf) {
+    // offline.js too, which says what the server didn't take.
+    Promise.all([freshToken(), loadOffline()]).then(function (got) {
+      var csrf = got[0];
       var entry = queue[0];
       var params = new URLSearchParams(entry.body);
       if (csrf) params.set("csrf_token", csrf);  // not part of what the key stands for
@@ -593,14 +546,6 @@
     reachable = true;
     if (response.status >= 500) { show(); return; }  // try again later
     var done = queue.shift();
-    if (response.ok) {
-      remember(done.body, html, done.sealed);
-    } else {
-      // Refused (changed by someone else, or a rule broken): said in words at the end,
-      // and from here each later entry goes only if it still fits what the server holds.
-      report.push(words("refused", done, reasonIn(html)));
-    }
-    if (server || !response.ok) server = stateIn(html);
     // The next entries were made on top of this one: they go on from the version the
     // server is at now (unless they went out before, when their request must stay as it
     // was).
@@ -612,119 +557,16 @@
         later.body = p.toString();
       }
     });
-    if (server) setAside();
+    // offline.js keeps a sealed bid the server took; once the server refused an entry, it
+    // sets aside each later one that no longer fits what the server holds, and says so.
+    if (drawer) drawer.answered(done, response.ok, html);
     store();
     if (queue.length) { flush(); return; }
-    if (report.length) {
-      saveState = "refused";
-      tell(report);
-    } else if (saveState !== "refused") {
-      saveState = "saved";
-    }
-    report = [];
-    server = null;
-    store();
+    if (drawer && drawer.told()) saveState = "refused";
+    else if (saveState !== "refused") saveState = "saved";
     show();
-    if (drawer) drawer.undoLine();  // nothing left to take back here, even if the panel doesn't come
+    if (drawer) drawer.undoLine();  // nothing is left to take back, even if the panel doesn't come
     refreshPanel();
-  }
-
-  // -- after a refusal: what still fits ----------------------------------------------------
-
-  // The server's state in its answer: the version, the open round (null once the game is
-  // over), what it asks for next ("bid", "tricks" or nothing) and whose bids and counts
-  // are in.
-  function stateIn(html) {
-    var panel = new DOMParser().parseFromString(html, "text/html").getElementById("entry");
-    if (!panel || !panel.dataset.version) return null;
-    var form = panel.querySelector("form.taps");
-    var state = {
-      version: panel.dataset.version,
-      round: panel.dataset.round ? parseInt(panel.dataset.round, 10) : null,
-      asks: !form ? null : form.querySelector("button[name=bid]") ? "bid" : "tricks",
-      next: form ? form.querySelector("input[name=seat]").value : null,
-      bids: {},
-      counts: {}
-    };
-    panel.querySelectorAll("tr[data-seat]").forEach(function (row) {
-      var cells = row.querySelectorAll("td.c");
-      state.bids[row.dataset.seat] = Boolean(cells[0] && cells[0].querySelector(".val"));
-      state.counts[row.dataset.seat] = Boolean(cells[1] && cells[1].querySelector(".val"));
-    });
-    return state;
-  }
-
-  // Why ``item`` no longer fits the server's state (a reason's name), or null when it may
-  // still go. Entries queued before they carried their round: the server decides.
-  function unfit(item, state) {
-    var round = parseInt(item.round, 10);
-    if (!state || isNaN(round)) return null;
-    if (state.round === null || round < state.round) return "scored";
-    if (round > state.round || item.kind === "other") return "after";
-    var seat = new URLSearchParams(item.body).get("seat");
-    if (item.kind === "bid") {
-      return state.bids[seat] ? "held" : state.asks === "bid" && state.next === seat ? null : "after";
-    }
-    if (item.kind === "tricks") return state.counts[seat] ? "held" : state.asks === "tricks" ? null : "after";
-    if (item.kind === "rest" || item.kind === "missed") return state.asks === "tricks" ? null : "after";
-    return null;  // a trump of the open round
-  }
-
-  // The entries that can't go any more leave the queue, each said in words; the first
-  // one that fits goes next (one that went out before goes as it was: it may have
-  // arrived, and the server answers it as the first time).
-  function setAside() {
-    while (queue.length && !queue[0].sent) {
-      var why = unfit(queue[0], server);
-      if (!why) return;
-      report.push(words(why, queue.shift()));
-    }
-  }
-
-  function reasonIn(html) {
-    var alert = new DOMParser().parseFromString(html, "text/html").querySelector(".alert");
-    return alert ? alert.textContent.trim() : "";
-  }
-
-  // A line of the report: ``how`` ("refused", "scored", "held", "after") ``item``, in
-  // the words of the game's data (plan.json); ``reason`` the server's message.
-  function words(how, item, reason) {
-    var texts = (plan && plan.texts) || {};
-    var params = new URLSearchParams(item.body);
-    var values = {
-      name: item.name, bid: params.get("bid"), tricks: params.get("tricks"), n: item.round,
-      reason: reason || net.dataset.refused
-    };
-    function fill(text) {
-      return String(text || "").replace(/\{(\w+)\}/g, function (all, name) {
-        return values[name] === undefined || values[name] === null ? all : values[name];
-      });
-    }
-    var what = item.kind === "bid" && item.sealed ? "entry_sealed_bid" : "entry_" + item.kind;
-    values.entry = fill(texts[what] || texts.entry_other);
-    var line = texts[how === "refused" ? "not_saved" : "not_sent_" + how];
-    if (!line) return how === "refused" ? values.reason : net.dataset.refused;
-    return fill(line);
-  }
-
-  // The report where the person looks first (the banner over the round): each entry the
-  // server refused and each not sent, the first few by name and the rest counted.
-  function tell(lines) {
-    var texts = (plan && plan.texts) || {};
-    var shown = lines.filter(function (line, i) { return line && lines.indexOf(line) === i; });
-    if (shown.length > 5 && texts.more_not_sent) {
-      var more = shown.length - 4;
-      shown = shown.slice(0, 4).concat([texts.more_not_sent.replace("{n}", more)]);
-    }
-    if (texts.now_held) shown.push(texts.now_held);
-    if (!banner) return;
-    banner.hidden = false;
-    banner.setAttribute("role", "alert");
-    banner.replaceChildren();
-    shown.forEach(function (line, i) {
-      if (i) banner.appendChild(document.createElement("br"));
-      banner.appendChild(document.createTextNode(line));
-    });
   }
 
   // -- htmx's requests ----------------------------------------------------------------------
@@ -774,8 +616,9 @@
       saveState = xhr.status < 300 ? "saved" : null;
       if (xhr.status < 300) {
         var form = config.elt && config.elt.closest("form");
-        remember(bodyOf(config.formData), xhr.responseText, Boolean(form && form.dataset.sealed));
-        loadOffline();
+        var body = bodyOf(config.formData);
+        var sealed = Boolean(form && form.dataset.sealed);
+        withDrawer(function (ready) { ready.remember(body, xhr.responseText, sealed); });
       }
     }
     show();
@@ -803,11 +646,6 @@
     if (queue.length) {
       schedule();
       flush();
-    } else if (report.length || server) {  // its last answer came as the page went
-      if (report.length) { saveState = "refused"; tell(report); }
-      report = [];
-      server = null;
-      store();
     }
     show();
   }
