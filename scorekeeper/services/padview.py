@@ -567,7 +567,7 @@ def offline_plan(game: Game) -> dict[str, Any]:
             '<strong class="num">%(num)s</strong> tricks to bid for',
             rnd.cards,
         )
-        if rnd.bid_steps.refused:
+        if rnd.bid_steps.refused or rnd.blind.refused:
             row["why_total"] = i18n.ngettext(
                 "%(name)s can't bid %(bid)s: the bids would add up to the %(num)s trick.",
                 "%(name)s can't bid %(bid)s: the bids would add up to the %(num)s tricks.",

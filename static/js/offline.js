@@ -279,6 +279,14 @@ window.scorekeeperOffline = function (api) {
 
   function formatted(total) { return (total < 0 ? "\u2212" : "") + Math.abs(total); }
 
+  // Whether the dealer rule holds in round ``now`` with these totals before it, as the
+  // engine put it (V1; V2: the dealer strictly ahead).
+  function ruleHolds(now, totals) {
+    return now.holds === "always" || (now.holds === "dealer_leads" && totals.every(function (t, s) {
+      return s === now.dealer || totals[now.dealer] > t;
+    }));
+  }
+
   function roundOf(number) {
     return plan ? plan.rounds.filter(function (r) { return r.n === number; })[0] : null;
   }
@@ -428,10 +436,7 @@ window.scorekeeperOffline = function (api) {
     form.dataset.counts = JSON.stringify(next.counts);
     form.dataset.askTricks = texts.ask_tricks;
     if (plan.sealed) form.dataset.sealed = plan.sealed;
-    // When the dealer rule holds, as the engine put it (V1; V2: the dealer strictly ahead).
-    var holds = next.holds === "always" || (next.holds === "dealer_leads" && totals.every(function (t, s) {
-      return s === next.dealer || totals[next.dealer] > t;
-    }));
+    var holds = ruleHolds(next, totals);
     // Sealed bids (V3, V4): the last bidder bids blind, and the server asks for another
     // bid if theirs makes the total, as online.
     if (holds && next.why_total && !plan.sealed) {
@@ -582,16 +587,58 @@ window.scorekeeperOffline = function (api) {
     else (entry.querySelector(".seats-form") || entry).appendChild(line);
   }
 
+  // A sealed last bid (V3, V4) that makes the bids add up to what the dealer rule refuses:
+  // the server would ask for another one, and so does the page when it knows every other
+  // bid (entered here), from the round's data (the bid refused once it is in). Its words,
+  // or null.
+  function blindRefusal(item) {
+    var entry = document.getElementById("entry");
+    var form = entry && entry.querySelector("form.taps");
+    if (item.kind !== "bid" || !plan || !form || !form.dataset.sealed || !entry.dataset.totals) return null;
+    var rows = rowsOf(entry);
+    var open = rows.filter(function (r) { return waiting(r, 0); });
+    var seat = new URLSearchParams(item.body).get("seat");
+    var now = roundOf(parseInt(entry.dataset.round, 10));
+    if (open.length !== 1 || open[0].dataset.seat !== seat || !now || !now.why_total ||
+        !ruleHolds(now, JSON.parse(entry.dataset.totals))) return null;
+    var sum = 0;
+    for (var i = 0; i < rows.length; i++) {
+      var bid = rows[i] === open[0] ? null : bidOf(rows[i]);
+      if (isNaN(bid)) return null;  // one this phone doesn't know: the server checks
+      sum += bid || 0;
+    }
+    var value = parseInt(new URLSearchParams(item.body).get("bid"), 10);
+    if (((now.blind || {})[1] || [])[sum] !== value) return null;
+    return now.why_total.replace("{name}", nameOf(open[0])).replace("{bid}", value);
+  }
+
+  // A refusal while offline, said next to ``form`` (the button tapped, or the keys).
+  function alertAt(form, text) {
+    document.querySelectorAll(".offline-refused").forEach(function (el) { el.remove(); });
+    var alert = document.createElement("p");
+    alert.className = "alert offline-refused";
+    alert.setAttribute("role", "alert");
+    alert.textContent = text;
+    if (form && form.parentNode) form.parentNode.insertBefore(alert, form);
+    else if (api.banner) api.banner.before(alert);
+  }
+
   function redraw(added) {
     fresh();
     var shown = base();
     if (shown) {
       restore(shown);
-      queue.forEach(draw);
+      queue.forEach(function (item) { if (item !== added) draw(item); });
+    }
+    var refusal = added && blindRefusal(added);
+    if (refusal) {
+      api.takeBack();
+      fresh();
     } else if (added) {
       draw(added);
     }
     offlineUndo();
+    if (refusal) alertAt(document.querySelector("#entry form.taps"), refusal);
     api.store();
     api.show();
     // The tapped key was drawn anew: someone entering with a keyboard goes on at the next.
@@ -615,14 +662,7 @@ window.scorekeeperOffline = function (api) {
   // page doesn't show: refused while offline, next to the button.
   function refuse(elt) {
     fresh();
-    var form = elt && elt.closest("form");
-    document.querySelectorAll(".offline-refused").forEach(function (el) { el.remove(); });
-    var alert = document.createElement("p");
-    alert.className = "alert offline-refused";
-    alert.setAttribute("role", "alert");
-    alert.textContent = texts.online_only || net.dataset.offline;
-    if (form && form.parentNode) form.parentNode.insertBefore(alert, form);
-    else if (api.banner) api.banner.before(alert);
+    alertAt(elt && elt.closest("form"), texts.online_only || net.dataset.offline);
   }
 
   // Once everything is sent: the server's totals against the ones drawn here.

@@ -283,6 +283,42 @@ def test_v3_sealed_bids_entered_offline_stay_sealed(
     assert sorted(bids) == [0, 0, 1, 1]
 
 
+def test_v3_v1_a_blind_last_bid_that_makes_the_total_is_refused_offline_as_online(
+    page: Page, context: BrowserContext, app: Flask, live_server: str
+) -> None:
+    """Hidden bids (V3) under the dealer rule (V1): three bids go in online, then the
+    network goes. The dealer bids blind (no key held back); the bid that makes the bids
+    add up to the round's tricks is refused on the phone, next to the keys, with the
+    server's words, and nothing is queued; another one goes in, and once the network is
+    back the round's bids are stored as entered."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    public_id, link = new_game(app, {"dealer_rule": "plus_minus_one", "bidding": "hidden"})
+    rounds_played(app, public_id, 2)  # round 3: 3 cards
+    open_pad(page, live_server + link)
+    first, second, third, dealer = seat_rows(page)
+    for bid, after in ((1, second), (0, third), (1, dealer)):
+        key(page, bid)  # each answered before the next tap
+        expect(page.locator("form.taps .ask")).to_contain_text(after)
+    expect(page.locator("#net")).to_contain_text("Saved ✓")
+    context.set_offline(True)
+    expect(page.locator("#net")).to_contain_text("Offline")
+    expect(page.locator("form.taps .keys button[disabled]")).to_have_count(0)  # blind
+    key(page, 1)  # 1 + 0 + 1 + 1 = 3
+    expect(page.locator("#entry .thumb-zone .alert")).to_have_text(
+        f"{dealer} can't bid 1: the bids would add up to the 3 tricks."
+    )
+    expect(page.locator("form.taps .ask")).to_contain_text(dealer)
+    expect(page.locator("#net")).not_to_contain_text("not saved yet")
+    key(page, 0)
+    expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {first} took")
+    expect(page.locator("#entry .alert")).to_have_count(0)
+    expect(page.locator("#net")).to_contain_text("1 entry not saved yet")
+    context.set_offline(False)
+    expect(page.locator("#net")).to_contain_text("Saved ✓")
+    assert stored(app, public_id)[0][2] == [0, 1, 0, 1] and errors == []
+
+
 @pytest.mark.parametrize("bids_went", ["online", "offline, then synced"])
 def test_v4_a_round_of_secret_bids_made_before_is_scored_offline(
     page: Page,
@@ -308,8 +344,9 @@ def test_v4_a_round_of_secret_bids_made_before_is_scored_offline(
     if bids_went != "online":
         context.set_offline(True)
         expect(page.locator("#net")).to_contain_text("Offline")
-    for bid in (1, 0, 1, 0):
-        key(page, bid)
+    for bid, after in zip((1, 0, 1, 0), (second, third, dealer, first), strict=True):
+        key(page, bid)  # each answered (or queued) before the next tap
+        expect(page.locator("form.taps .ask")).to_contain_text(after)
     if bids_went != "online":
         context.set_offline(False)
     expect(page.locator("#net")).to_contain_text("Saved ✓")
