@@ -657,4 +657,6 @@ def offline_plan(game: Game) -> dict[str, Any]:
     }
     # What a sealed bid shows while the round is open (V3, V4); "" for open bids.
     data["sealed"] = "" if rules.bidding is engine.Bidding.OPEN else HIDDEN_BID
+    # When they are shown to all: "now", "all_in" (V3) or "scored" (V4).
+    data["reveal"] = engine.reveal_of(rules).value
     return data

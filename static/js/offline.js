@@ -91,6 +91,16 @@ window.scorekeeperOffline = function (api) {
     return parseInt(mark ? mark.dataset.value : cell(row, 1).textContent, 10);
   }
 
+  // A sealed bid shown (V3, once all are in), when this phone knows it.
+  function reveal(row) {
+    var bid = bidOf(row);
+    var mark = cell(row, 0).querySelector(".val");
+    if (bid === null || isNaN(bid) || !mark) return;
+    if (mark.dataset.value) mark.firstChild.nodeValue = String(bid);  // "not saved yet" stays
+    else mark.textContent = String(bid);
+    row.dataset.bid = String(bid);
+  }
+
   // The next bidder's keys, from the round's data the server sent with it (the engine's):
   // nothing above the top bid, and the one bid refused with so many bids missing and the
   // bids in adding up to so much (under the dealer rule).
@@ -496,6 +506,9 @@ window.scorekeeperOffline = function (api) {
     var open = rows.filter(function (r) { return waiting(r, column); });
     var asked = null;
     if (column === 0 && !open.length && form.dataset.tricks && steps) {
+      // Hidden bids (V3) are shown together once every bid is in, as online: those this
+      // phone knows.
+      if (plan && plan.reveal === "all_in") rows.forEach(reveal);
       toTricks(form, steps);
       column = 1;
       open = rows.filter(function (r) { return waiting(r, 1); });

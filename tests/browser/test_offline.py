@@ -258,7 +258,8 @@ def test_v3_sealed_bids_entered_offline_stay_sealed(
     page: Page, context: BrowserContext, app: Flask, live_server: str
 ) -> None:
     """Hidden bids (V3) tapped offline show as sealed, and the last bidder's keys give
-    nothing away (V3: they bid blind; the server asks for a change if the total fits)."""
+    nothing away (V3: they bid blind; the server asks for a change if the total fits);
+    once every bid is in they show together, as online."""
     rules = {"dealer_rule": "plus_minus_one", "bidding": "hidden"}
     public_id, link = new_game(app, rules)
     rounds_played(app, public_id, 2)
@@ -275,6 +276,9 @@ def test_v3_sealed_bids_entered_offline_stay_sealed(
     expect(page.locator("form.taps .keys button[disabled]")).to_have_count(0)
     key(page, 0)
     expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {first} took")
+    # Every bid is in: shown together (V3), as online, still marked as not saved yet.
+    for name, bid in zip((first, second, third, dealer), (1, 0, 1, 0), strict=True):
+        expect(row(page, name).locator(".val.unsaved")).to_have_text(f"{bid} (not saved yet)")
     context.set_offline(False)
     expect(page.locator("#net")).to_contain_text("Saved ✓")
     with app.app_context():
