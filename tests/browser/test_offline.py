@@ -292,8 +292,8 @@ def test_v3_v1_a_blind_last_bid_that_makes_the_total_is_refused_offline_as_onlin
 ) -> None:
     """Hidden bids (V3) under the dealer rule (V1): three bids go in online, then the
     network goes. The dealer bids blind (no key held back); the bid that makes the bids
-    add up to the round's tricks is refused on the phone, next to the keys, with the
-    server's words, and nothing is queued; another one goes in, and once the network is
+    add up to the round's tricks is refused on the phone, next to the keys, in the words
+    the keys use for open bids, and nothing is queued; another one goes in, and once the network is
     back the round's bids are stored as entered."""
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -19,7 +19,16 @@ from scorekeeper import transaction
 from scorekeeper.extensions import db
 from scorekeeper.models import Change
 from scorekeeper.services import games as game_service
-from tests.browser.test_offline import NAMES, key, new_game, on_the_pad, open_pad, row, seat_rows
+from tests.browser.test_offline import (
+    NAMES,
+    key,
+    new_game,
+    on_the_pad,
+    open_pad,
+    rounds_played,
+    row,
+    seat_rows,
+)
 
 # Polled: whether the service worker keeps this page (the answer of the last look).
 KEPT = """() => {
@@ -280,6 +289,46 @@ def test_entries_made_elsewhere_meanwhile_stand_and_this_phones_others_go_on_top
         stored = {NAMES[r.seat]: (r.bid, r.tricks) for r in results}
     assert stored == {first: (2, 1), second: (1, 3), third: (0, 1), dealer: (1, 0)}
     assert totals_on_screen(page, 3) == totals
+
+
+def test_v4_v1_a_refused_blind_bid_leaves_what_came_after_it_not_sent_and_said(
+    page: Page, context: BrowserContext, app: Flask, live_server: str
+) -> None:
+    """Secret bids (V4) under the dealer rule (V1), the first three entered on another
+    phone, so this one can't know them: offline the dealer bids blind and two counts
+    follow. Back online the server refuses the bid (it makes the total): the page says so
+    without showing the sealed bid, lists the two counts as not sent (they were made on
+    top of it), and shows the round waiting for the dealer's bid."""
+    errors = errors_of(page)
+    public_id, link = new_game(app, {"bidding": "secret", "dealer_rule": "plus_minus_one"})
+    rounds_played(app, public_id, 2)  # round 3: 3 cards, Cat deals
+    with app.app_context(), transaction.atomic():  # the other phone: 1, 0, 1
+        game = game_service.get_game(public_id)
+        for seat, bid in ((3, 1), (0, 0), (1, 1)):
+            game_service.set_bid(game, seat, bid)
+    open_pad(page, live_server + link)
+    first, second, _third, dealer = seat_rows(page)
+    context.set_offline(True)
+    expect(page.locator("#net")).to_contain_text("Offline")
+    key(page, 1)  # blind: 1 + 0 + 1 + 1 = 3, which this phone can't tell
+    expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {first} took")
+    key(page, 1)
+    key(page, 0)
+    expect(page.locator("#net")).to_contain_text("3 entries not saved yet")
+
+    context.set_offline(False)
+    banner = page.locator("#unsaved")
+    expect(banner).to_contain_text(
+        f"Not saved: {dealer}'s bid in round 3. {dealer} (dealer) can't bid 1: the bids"
+    )
+    expect(banner).to_contain_text(
+        f"Not sent: {first} took 1 in round 3. It came after an entry the game didn't take."
+    )
+    expect(banner).to_contain_text(f"Not sent: {second} took 0 in round 3.")
+    expect(page.locator("form.taps .ask")).to_contain_text(dealer)
+    after_sync(page, errors)
+    _, bids, _ = server(app, public_id)
+    assert bids[2] == [0, 1, None, 1]
 
 
 def test_what_the_page_cant_draw_is_refused_offline_where_it_was_tapped(
