@@ -88,6 +88,7 @@ from .sight import (
     SeenBid,
     SeenBids,
     Viewer,
+    reveal_of,
     seen_bids,
 )
 from .steps import BidSteps, CountSteps, bid_steps, count_steps
@@ -128,6 +129,7 @@ __all__ = [
     "count_steps",
     "moves_text",
     "parse_moves",
+    "reveal_of",
     "seen_bids",
     "sort_hand",
     "ADJUSTMENT_MAX",

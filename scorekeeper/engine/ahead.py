@@ -19,7 +19,7 @@ from .bids import DealerRuleHolds, bidders, dealer_rule_holds, max_bid
 from .entry import RoundDraft
 from .pad import RoundEntry, round_scores
 from .plan import bidding_order, dealer_of_round, first_lead, plan_for
-from .rules import RuleSet
+from .rules import Bidding, RuleSet
 from .scoring import score_round
 from .steps import BidSteps, CountSteps, _bid_steps, _count_steps
 
@@ -37,6 +37,9 @@ class RoundAhead:
     top: int  # the highest bid (R9, V7)
     holds: DealerRuleHolds  # when the dealer rule holds (V1, V2)
     bid_steps: BidSteps  # the bids it refuses step by step, when it holds
+    # With hidden or secret bids (V3, V4), when it holds: the bid refused once it is in
+    # (the keys give nothing away; the bid is refused after the fact, as online).
+    blind: BidSteps
     count_steps: CountSteps
 
     def as_data(self) -> dict[str, Any]:
@@ -51,6 +54,7 @@ class RoundAhead:
             "top": self.top,
             "holds": self.holds.value,
             "bids": self.bid_steps.as_data(),
+            "blind": self.blind.as_data(),
             "counts": self.count_steps.as_data(),
         }
 
@@ -105,11 +109,13 @@ def _round_ahead(
 ) -> RoundAhead:
     dealer = dealer_of_round(first_dealer, number, players)
     holds = dealer_rule_holds(rules, number)
-    steps = BidSteps(())
+    steps = blind = BidSteps(())
     if holds is not DealerRuleHolds.NEVER:
         # Totals before the round under which the rule holds: the dealer alone ahead.
         totals = tuple(1 if s == dealer else 0 for s in range(players))
         steps = _bid_steps(rules, number, cards, dealer, totals)
+        if rules.bidding is not Bidding.OPEN:
+            blind = _bid_steps(rules, number, cards, dealer, totals, blind=True)
     return RoundAhead(
         number=number,
         cards=cards,
@@ -120,5 +126,6 @@ def _round_ahead(
         top=max_bid(rules, cards),
         holds=holds,
         bid_steps=steps,
+        blind=blind,
         count_steps=_count_steps(rules, players, cards),
     )

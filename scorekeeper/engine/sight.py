@@ -103,6 +103,7 @@ class SeenBids:
 
 
 def reveal_of(rules: RuleSet) -> Reveal:
+    """When the bids of a round under ``rules`` are shown to all (V3, V4)."""
     if rules.bidding is Bidding.OPEN:
         return Reveal.NOW
     return Reveal.ALL_IN if rules.bidding is Bidding.HIDDEN else Reveal.SCORED

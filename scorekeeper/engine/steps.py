@@ -33,7 +33,9 @@ class BidSteps:
     ``m`` bids are missing, theirs included, and the bids in add up to ``s``; ``None``
     where none is. Only the ``m`` where something is refused are listed, and nothing with
     hidden or secret bids (V3, V4: the keys give nothing away; the server asks for a
-    change once the bid is in).
+    change once the bid is in), unless worked out ``blind``: then it is the bid refused
+    once it is in, which a page that knows the sealed bids (its own entries) refuses as
+    the server would.
     """
 
     refused: tuple[tuple[int, tuple[int | None, ...]], ...]
@@ -45,7 +47,12 @@ class BidSteps:
 
 @lru_cache(maxsize=256)
 def _bid_steps(
-    rules: RuleSet, number: int, cards: int, dealer: int, totals_before: tuple[int, ...]
+    rules: RuleSet,
+    number: int,
+    cards: int,
+    dealer: int,
+    totals_before: tuple[int, ...],
+    blind: bool = False,
 ) -> BidSteps:
     # Worked out on stand-in drafts of the same round, by the bids query: the first
     # bidders in order have bid, the first of them all that adds up (any split of the
@@ -63,7 +70,7 @@ def _bid_steps(
                 bids[seat] = min(left, top)
                 left -= min(left, top)
             draft = replace(blank, bids=tuple(bids))
-            if not draft.bids_shown:
+            if not (draft.bids_shown or blind):
                 row = []
                 break
             seat = order[entered]

@@ -567,7 +567,7 @@ def offline_plan(game: Game) -> dict[str, Any]:
             '<strong class="num">%(num)s</strong> tricks to bid for',
             rnd.cards,
         )
-        if rnd.bid_steps.refused:
+        if rnd.bid_steps.refused or rnd.blind.refused:
             row["why_total"] = i18n.ngettext(
                 "%(name)s can't bid %(bid)s: the bids would add up to the %(num)s trick.",
                 "%(name)s can't bid %(bid)s: the bids would add up to the %(num)s tricks.",
@@ -615,10 +615,48 @@ def offline_plan(game: Game) -> dict[str, Any]:
         "behind": i18n._(", %(points)s behind", points="{n}"),
         "ask_tricks": i18n._("Tricks: %(name)s took", name="{name}"),
         "online_only": i18n._("Not while offline: this can be done once the connection is back."),
+        # Back online, each entry the server refused or that could no longer go (app.js).
+        "entry_bid": i18n._(
+            "%(name)s's bid of %(bid)s in round %(number)s",
+            name="{name}",
+            bid="{bid}",
+            number="{n}",
+        ),
+        "entry_sealed_bid": i18n._(
+            "%(name)s's bid in round %(number)s", name="{name}", number="{n}"
+        ),
+        "entry_tricks": i18n._(
+            "%(name)s took %(tricks)s in round %(number)s",
+            name="{name}",
+            tricks="{tricks}",
+            number="{n}",
+        ),
+        "entry_rest": i18n._("“The rest made their bids” in round %(number)s", number="{n}"),
+        "entry_missed": i18n._(
+            "“Only %(name)s missed” in round %(number)s", name="{name}", number="{n}"
+        ),
+        "entry_trump": i18n._("the trump of round %(number)s", number="{n}"),
+        "entry_other": i18n._("a change made on this phone"),
+        "not_saved": i18n._("Not saved: %(entry)s. %(reason)s", entry="{entry}", reason="{reason}"),
+        "not_sent_scored": i18n._(
+            "Not sent: %(entry)s. Round %(number)s is scored already.",
+            entry="{entry}",
+            number="{n}",
+        ),
+        "not_sent_held": i18n._(
+            "Not sent: %(entry)s. Another phone entered it first.", entry="{entry}"
+        ),
+        "not_sent_after": i18n._(
+            "Not sent: %(entry)s. It came after an entry the game didn't take.", entry="{entry}"
+        ),
+        "more_not_sent": i18n._("… and %(num)s more not sent.", num="{n}"),
+        "now_held": i18n._("The pad shows what the game holds now; everything else is saved."),
         "differs": i18n._(
             "The server worked out other totals than this phone: these are the server’s."
         ),
     }
     # What a sealed bid shows while the round is open (V3, V4); "" for open bids.
     data["sealed"] = "" if rules.bidding is engine.Bidding.OPEN else HIDDEN_BID
+    # When they are shown to all: "now", "all_in" (V3) or "scored" (V4).
+    data["reveal"] = engine.reveal_of(rules).value
     return data

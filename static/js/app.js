@@ -270,7 +270,10 @@
   var RETRY_MS = 4000;
   var TOKEN_MS = 20 * 60 * 1000;  // a fresh CSRF token before sending, at most this old
   var hooks = document.getElementById("offline-plan");  // a scorer's page of an open game
-  var PLAN = "scorekeeper:plan:" + document.documentElement.lang + ":" + location.pathname;
+  // Kept per language and per version of offline.js, which reads it: a page that brings a
+  // new one asks for the game's data (and its words) anew.
+  var PLAN = "scorekeeper:plan:" + document.documentElement.lang + ":" + location.pathname +
+    (hooks ? ":" + hooks.dataset.drawer : "");
   var plan = load(PLAN, null);
   var drawer = null;  // offline.js, once loaded
   var loading = null;
@@ -317,6 +320,7 @@
     net.querySelector(".save-state").textContent = save;
     net.classList.toggle("unsaved", n > 0);
     if (banner && saveState !== "refused") {
+      banner.removeAttribute("role");
       banner.hidden = n === 0;
       banner.textContent = n ? net.dataset[on ? "saving" : "offline"] + " — " + save : "";
     }
@@ -407,6 +411,10 @@
     plan: function () { return plan; },
     shown: function () { return load(SHOWN, null); },
     versionOf: versionOf,
+    versionIn: versionIn,
+    load: load,
+    save: save,
+    store: store,
     show: show,
     // Undo of the last entry, while it has not gone out: it leaves the queue.
     takeBack: function () {
@@ -504,7 +512,9 @@
     if (navigator.onLine === false) return;
     sending = true;
     saveState = "saving";
-    freshToken().then(function (csrf) {
+    // offline.js too, which says what the server didn't take.
+    Promise.all([freshToken(), loadOffline()]).then(function (got) {
+      var csrf = got[0];
       var entry = queue[0];
       var params = new URLSearchParams(entry.body);
       if (csrf) params.set("csrf_token", csrf);  // not part of what the key stands for
@@ -535,33 +545,27 @@
     sending = false;
     reachable = true;
     if (response.status >= 500) { show(); return; }  // try again later
-    queue.shift();
-    if (response.ok) {
-      // The next entries were made on top of this one: they go on from its version
-      // (unless they went out before, when their request must stay as it was).
-      var version = versionIn(html);
-      queue.forEach(function (later) {
-        if (!later.sent && version) {
-          var p = new URLSearchParams(later.body);
-          p.set("v", version);
-          later.body = p.toString();
-        }
-      });
-    } else {
-      // Refused (changed by someone else, or a rule broken): the entries after it
-      // were made on top of it, so they go too; the page shows why and what is stored.
-      queue = [];
-      saveState = "refused";
-      var alert = new DOMParser().parseFromString(html, "text/html").querySelector(".alert");
-      if (banner) {
-        banner.hidden = false;
-        banner.textContent = alert ? alert.textContent : net.dataset.refused;
+    var done = queue.shift();
+    // The next entries were made on top of this one: they go on from the version the
+    // server is at now (unless they went out before, when their request must stay as it
+    // was).
+    var version = versionIn(html);
+    queue.forEach(function (later) {
+      if (!later.sent && version) {
+        var p = new URLSearchParams(later.body);
+        p.set("v", version);
+        later.body = p.toString();
       }
-    }
+    });
+    // offline.js keeps a sealed bid the server took; once the server refused an entry, it
+    // sets aside each later one that no longer fits what the server holds, and says so.
+    if (drawer) drawer.answered(done, response.ok, html);
     store();
     if (queue.length) { flush(); return; }
-    if (saveState !== "refused") saveState = "saved";
+    if (drawer && drawer.told()) saveState = "refused";
+    else if (saveState !== "refused") saveState = "saved";
     show();
+    if (drawer) drawer.undoLine();  // nothing is left to take back, even if the panel doesn't come
     refreshPanel();
   }
 
@@ -610,7 +614,12 @@
     var config = event.detail.requestConfig;
     if (config && config.verb !== "get" && !queue.length) {
       saveState = xhr.status < 300 ? "saved" : null;
-      if (xhr.status < 300) loadOffline();
+      if (xhr.status < 300) {
+        var form = config.elt && config.elt.closest("form");
+        var body = bodyOf(config.formData);
+        var sealed = Boolean(form && form.dataset.sealed);
+        withDrawer(function (ready) { ready.remember(body, xhr.responseText, sealed); });
+      }
     }
     show();
   });

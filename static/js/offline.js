@@ -77,16 +77,28 @@ window.scorekeeperOffline = function (api) {
   function nameOf(row) { return row.querySelector(".who").textContent; }
 
   // A seat's bid as far as this phone knows it: null without one (V6), NaN while unknown
-  // (not in yet, or sealed by the server: V3, V4).
+  // (not in yet, or sealed by the server, V3 and V4, and not entered on this phone).
   function bidOf(row) {
     if (row.hasAttribute("data-no-bid")) return null;
     var mark = cell(row, 0).querySelector("[data-value]");
     if (mark) return parseInt(mark.dataset.value, 10);
-    return row.hasAttribute("data-bid") ? parseInt(row.dataset.bid, 10) : NaN;
+    if (row.hasAttribute("data-bid")) return parseInt(row.dataset.bid, 10);
+    var entry = document.getElementById("entry");
+    return cell(row, 0).querySelector(".val") && entry ? sealedBid(entry.dataset.round, row.dataset.seat) : NaN;
   }
   function countOf(row) {
     var mark = cell(row, 1).querySelector("[data-value]");
     return parseInt(mark ? mark.dataset.value : cell(row, 1).textContent, 10);
+  }
+
+  // A sealed bid shown (V3, once all are in), when this phone knows it.
+  function reveal(row) {
+    var bid = bidOf(row);
+    var mark = cell(row, 0).querySelector(".val");
+    if (bid === null || isNaN(bid) || !mark) return;
+    if (mark.dataset.value) mark.firstChild.nodeValue = String(bid);  // "not saved yet" stays
+    else mark.textContent = String(bid);
+    row.dataset.bid = String(bid);
   }
 
   // The next bidder's keys, from the round's data the server sent with it (the engine's):
@@ -277,6 +289,14 @@ window.scorekeeperOffline = function (api) {
 
   function formatted(total) { return (total < 0 ? "\u2212" : "") + Math.abs(total); }
 
+  // Whether the dealer rule holds in round ``now`` with these totals before it, as the
+  // engine put it (V1; V2: the dealer strictly ahead).
+  function ruleHolds(now, totals) {
+    return now.holds === "always" || (now.holds === "dealer_leads" && totals.every(function (t, s) {
+      return s === now.dealer || totals[now.dealer] > t;
+    }));
+  }
+
   function roundOf(number) {
     return plan ? plan.rounds.filter(function (r) { return r.n === number; })[0] : null;
   }
@@ -334,7 +354,7 @@ window.scorekeeperOffline = function (api) {
       var bid = bidOf(rows[i]);
       var took = countOf(rows[i]);
       var score = bid === null ? plan.no_bid : (plan.scores[bid] || [])[took];
-      if (score === undefined || score === null || isNaN(took)) return false;  // a sealed bid
+      if (score === undefined || score === null || isNaN(took)) return false;  // a sealed bid not entered here
       totals[seat] += score;
       bids[seat] = bid === null ? "–" : String(bid);
     }
@@ -426,11 +446,10 @@ window.scorekeeperOffline = function (api) {
     form.dataset.counts = JSON.stringify(next.counts);
     form.dataset.askTricks = texts.ask_tricks;
     if (plan.sealed) form.dataset.sealed = plan.sealed;
-    // When the dealer rule holds, as the engine put it (V1; V2: the dealer strictly ahead).
-    var holds = next.holds === "always" || (next.holds === "dealer_leads" && totals.every(function (t, s) {
-      return s === next.dealer || totals[next.dealer] > t;
-    }));
-    if (holds && next.why_total) {
+    var holds = ruleHolds(next, totals);
+    // Sealed bids (V3, V4): the last bidder bids blind, and the server asks for another
+    // bid if theirs makes the total, as online.
+    if (holds && next.why_total && !plan.sealed) {
       form.dataset.bids = JSON.stringify(next.bids);
       form.dataset.whyTotal = next.why_total;
     } else {
@@ -455,7 +474,12 @@ window.scorekeeperOffline = function (api) {
     var params = new URLSearchParams(item.body);
     var entry = document.getElementById("entry");
     var form = entry && entry.querySelector("form.taps");
+    // Its round and player, in words should the server not take it (and whether its bid
+    // is sealed: V3, V4).
     item.round = entry && entry.dataset.round;
+    var whose = entry && entry.querySelector('tr[data-seat="' + params.get("seat") + '"] .who');
+    item.name = whose ? whose.textContent : "";
+    item.sealed = Boolean(form && form.dataset.sealed);
     // An entry queued before entries had kinds: a bid or a count by its fields.
     if (!item.kind) item.kind = params.has("bid") ? "bid" : params.has("tricks") ? "tricks" : "other";
     if (item.kind === "trump" || item.kind === "other" || !form) return;
@@ -482,6 +506,9 @@ window.scorekeeperOffline = function (api) {
     var open = rows.filter(function (r) { return waiting(r, column); });
     var asked = null;
     if (column === 0 && !open.length && form.dataset.tricks && steps) {
+      // Hidden bids (V3) are shown together once every bid is in, as online: those this
+      // phone knows.
+      if (plan && plan.reveal === "all_in") rows.forEach(reveal);
       toTricks(form, steps);
       column = 1;
       open = rows.filter(function (r) { return waiting(r, 1); });
@@ -573,16 +600,59 @@ window.scorekeeperOffline = function (api) {
     else (entry.querySelector(".seats-form") || entry).appendChild(line);
   }
 
+  // A sealed last bid (V3, V4) that makes the bids add up to what the dealer rule refuses:
+  // the server would ask for another one, and so does the page when it knows every other
+  // bid (entered here), from the round's data (the bid refused once it is in). Its words,
+  // or null.
+  function blindRefusal(item) {
+    var entry = document.getElementById("entry");
+    var form = entry && entry.querySelector("form.taps");
+    if (item.kind !== "bid" || !plan || !form || !form.dataset.sealed || !entry.dataset.totals) return null;
+    var rows = rowsOf(entry);
+    var open = rows.filter(function (r) { return waiting(r, 0); });
+    var seat = new URLSearchParams(item.body).get("seat");
+    var now = roundOf(parseInt(entry.dataset.round, 10));
+    if (open.length !== 1 || open[0].dataset.seat !== seat || !now || !now.why_total ||
+        !ruleHolds(now, JSON.parse(entry.dataset.totals))) return null;
+    var sum = 0;
+    for (var i = 0; i < rows.length; i++) {
+      var bid = rows[i] === open[0] ? null : bidOf(rows[i]);
+      if (isNaN(bid)) return null;  // one this phone doesn't know: the server checks
+      sum += bid || 0;
+    }
+    var value = parseInt(new URLSearchParams(item.body).get("bid"), 10);
+    if (((now.blind || {})[1] || [])[sum] !== value) return null;
+    return now.why_total.replace("{name}", nameOf(open[0])).replace("{bid}", value);
+  }
+
+  // A refusal while offline, said next to ``form`` (the button tapped, or the keys).
+  function alertAt(form, text) {
+    document.querySelectorAll(".offline-refused").forEach(function (el) { el.remove(); });
+    var alert = document.createElement("p");
+    alert.className = "alert offline-refused";
+    alert.setAttribute("role", "alert");
+    alert.textContent = text;
+    if (form && form.parentNode) form.parentNode.insertBefore(alert, form);
+    else if (api.banner) api.banner.before(alert);
+  }
+
   function redraw(added) {
     fresh();
     var shown = base();
     if (shown) {
       restore(shown);
-      queue.forEach(draw);
+      queue.forEach(function (item) { if (item !== added) draw(item); });
+    }
+    var refusal = added && blindRefusal(added);
+    if (refusal) {
+      api.takeBack();
+      fresh();
     } else if (added) {
       draw(added);
     }
     offlineUndo();
+    if (refusal) alertAt(document.querySelector("#entry form.taps"), refusal);
+    api.store();
     api.show();
     // The tapped key was drawn anew: someone entering with a keyboard goes on at the next.
     var focused = document.activeElement;
@@ -605,14 +675,7 @@ window.scorekeeperOffline = function (api) {
   // page doesn't show: refused while offline, next to the button.
   function refuse(elt) {
     fresh();
-    var form = elt && elt.closest("form");
-    document.querySelectorAll(".offline-refused").forEach(function (el) { el.remove(); });
-    var alert = document.createElement("p");
-    alert.className = "alert offline-refused";
-    alert.setAttribute("role", "alert");
-    alert.textContent = texts.online_only || net.dataset.offline;
-    if (form && form.parentNode) form.parentNode.insertBefore(alert, form);
-    else if (api.banner) api.banner.before(alert);
+    alertAt(elt && elt.closest("form"), texts.online_only || net.dataset.offline);
   }
 
   // Once everything is sent: the server's totals against the ones drawn here.
@@ -628,8 +691,160 @@ window.scorekeeperOffline = function (api) {
     drawn = null;
   }
 
+  // -- back online: what the server took ------------------------------------------------------
+
+  // The sealed bids (V3, V4) this phone entered and the server took. The server shows
+  // them to nobody before the round is played, this page included, so the page keeps the
+  // ones it sent, to score offline a round whose bids went in online. Kept with the
+  // version of the server's answer: any other change (another phone's) is another
+  // version, and then none of them counts any more. Only the open round's and the one
+  // before it (which Undo may open again).
+  var SEALED = "scorekeeper:sealed:" + location.pathname;
+  var sealed = api.load(SEALED, null);
+
+  function roundIn(html) {
+    var found = /id="entry"[^>]*data-round="(\d+)"/.exec(html);
+    return found ? parseInt(found[1], 10) : NaN;
+  }
+
+  // An entry the server took (``body``, answered with ``html``; ``secret``: a sealed
+  // bid). A bid never scores a round, so the round open after it is its own.
+  function remember(body, html, secret) {
+    var params = new URLSearchParams(body);
+    var version = api.versionIn(html);
+    var round = roundIn(html);
+    var bids = sealed && sealed.version === params.get("v") ? sealed.bids : {};
+    if (secret && params.has("bid") && !isNaN(round)) bids[round + ":" + params.get("seat")] = params.get("bid");
+    Object.keys(bids).forEach(function (key) {
+      if (isNaN(round) || parseInt(key, 10) < round - 1) delete bids[key];
+    });
+    sealed = version && Object.keys(bids).length ? { version: version, bids: bids } : null;
+    api.save(SEALED, sealed);
+  }
+
+  // The sealed bid this phone entered for ``seat`` in ``round``, while nothing but its
+  // own entries changed the game since the page's version; NaN when it doesn't know.
+  function sealedBid(round, seat) {
+    var entry = document.getElementById("entry");
+    var bid = sealed && entry && sealed.version === entry.dataset.version ? sealed.bids[round + ":" + seat] : undefined;
+    return bid === undefined ? NaN : parseInt(bid, 10);
+  }
+
+  // Once the server refused an entry: its state after each answer, on which each later
+  // entry is checked before it goes, and the report in words, kept across a reload.
+  var REPORT = "scorekeeper:report:" + location.pathname;
+  var kept = api.load(REPORT, null) || {};
+  var server = kept.server || null;
+  var report = kept.lines || [];
+
+  function keep() { api.save(REPORT, report.length || server ? { lines: report, server: server } : null); }
+
+  // The server's state in its answer: the version, the open round (null once the game is
+  // over), what it asks for ("bid", "tricks" or nothing), the seat asked, and whose bids
+  // and counts are in.
+  function stateIn(page) {
+    var panel = page.getElementById("entry");
+    if (!panel || !panel.dataset.version) return null;
+    var form = panel.querySelector("form.taps");
+    var state = {
+      version: panel.dataset.version,
+      round: panel.dataset.round ? parseInt(panel.dataset.round, 10) : null,
+      asks: !form ? null : form.querySelector("button[name=bid]") ? "bid" : "tricks",
+      next: form ? form.querySelector("input[name=seat]").value : null,
+      bids: {},
+      counts: {}
+    };
+    rowsOf(panel).forEach(function (row) {
+      state.bids[row.dataset.seat] = Boolean(cell(row, 0).querySelector(".val"));
+      state.counts[row.dataset.seat] = Boolean(cell(row, 1).querySelector(".val"));
+    });
+    return state;
+  }
+
+  // Why ``item`` no longer fits the server's state (a reason's name), or null when it may
+  // still go. An entry queued before entries carried their round: the server decides.
+  function unfit(item, state) {
+    var round = parseInt(item.round, 10);
+    if (isNaN(round)) return null;
+    if (state.round === null || round < state.round) return "scored";
+    if (round > state.round || item.kind === "other") return "after";
+    var seat = new URLSearchParams(item.body).get("seat");
+    if (item.kind === "bid") {
+      return state.bids[seat] ? "held" : state.asks === "bid" && state.next === seat ? null : "after";
+    }
+    if (item.kind === "tricks") return state.counts[seat] ? "held" : state.asks === "tricks" ? null : "after";
+    if (item.kind === "rest" || item.kind === "missed") return state.asks === "tricks" ? null : "after";
+    return null;  // a trump of the open round
+  }
+
+  // A line of the report: ``how`` ("refused", "scored", "held", "after") ``item``, in
+  // the game's words; ``reason`` the server's message.
+  function words(how, item, reason) {
+    var params = new URLSearchParams(item.body);
+    var values = {
+      name: item.name, bid: params.get("bid"), tricks: params.get("tricks"), n: item.round,
+      reason: reason || net.dataset.refused
+    };
+    function fill(text) {
+      return String(text).replace(/\{(\w+)\}/g, function (all, name) {
+        return values[name] === undefined || values[name] === null ? all : values[name];
+      });
+    }
+    var what = item.kind === "bid" && item.sealed ? "entry_sealed_bid" : "entry_" + item.kind;
+    values.entry = fill(texts[what] || texts.entry_other || "");
+    var line = texts[how === "refused" ? "not_saved" : "not_sent_" + how];
+    return line ? fill(line) : how === "refused" ? values.reason : net.dataset.refused;
+  }
+
+  // The server answered ``item`` (``ok``: took it): a sealed bid is kept; a refusal is
+  // said, and from then on each later entry that no longer fits what the server holds
+  // leaves the queue, said too (one that went out before goes as it was: it may have
+  // arrived, and the server answers it as the first time).
+  function answered(item, ok, html) {
+    fresh();
+    var page = new DOMParser().parseFromString(html, "text/html");
+    if (ok) remember(item.body, html, item.sealed);
+    else {
+      var alert = page.querySelector(".alert");
+      report.push(words("refused", item, alert && alert.textContent.trim()));
+    }
+    if (server || !ok) server = stateIn(page);
+    while (server && queue.length && !queue[0].sent) {
+      var why = unfit(queue[0], server);
+      if (!why) break;
+      report.push(words(why, queue.shift()));
+    }
+    keep();
+  }
+
+  // Everything is sent: the report where the person looks first (the banner over the
+  // round), the first few entries by name and the rest counted. Whether there was one.
+  function told() {
+    fresh();
+    var lines = report.filter(function (line, i) { return line && report.indexOf(line) === i; });
+    report = [];
+    server = null;
+    keep();
+    if (!lines.length || !api.banner) return lines.length > 0;
+    if (lines.length > 5 && texts.more_not_sent) {
+      lines = lines.slice(0, 4).concat([texts.more_not_sent.replace("{n}", lines.length - 4)]);
+    }
+    if (texts.now_held) lines.push(texts.now_held);
+    api.banner.hidden = false;
+    api.banner.setAttribute("role", "alert");
+    api.banner.replaceChildren();
+    lines.forEach(function (line, i) {
+      if (i) api.banner.appendChild(document.createElement("br"));
+      api.banner.appendChild(document.createTextNode(line));
+    });
+    return true;
+  }
+
   return {
     redraw: redraw,
+    remember: remember,
+    answered: answered,
+    told: told,
     refuse: refuse,
     compare: compare,
     undoLine: function () { fresh(); offlineUndo(); },

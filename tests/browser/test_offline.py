@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
+import pytest
 from flask import Flask
-from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from scorekeeper import transaction
 from scorekeeper.extensions import db
@@ -256,7 +258,8 @@ def test_v3_sealed_bids_entered_offline_stay_sealed(
     page: Page, context: BrowserContext, app: Flask, live_server: str
 ) -> None:
     """Hidden bids (V3) tapped offline show as sealed, and the last bidder's keys give
-    nothing away (V3: they bid blind; the server asks for a change if the total fits)."""
+    nothing away (V3: they bid blind; the server asks for a change if the total fits);
+    once every bid is in they show together, as online."""
     rules = {"dealer_rule": "plus_minus_one", "bidding": "hidden"}
     public_id, link = new_game(app, rules)
     rounds_played(app, public_id, 2)
@@ -273,12 +276,124 @@ def test_v3_sealed_bids_entered_offline_stay_sealed(
     expect(page.locator("form.taps .keys button[disabled]")).to_have_count(0)
     key(page, 0)
     expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {first} took")
+    # Every bid is in: shown together (V3), as online, still marked as not saved yet.
+    for name, bid in zip((first, second, third, dealer), (1, 0, 1, 0), strict=True):
+        expect(row(page, name).locator(".val.unsaved")).to_have_text(f"{bid} (not saved yet)")
     context.set_offline(False)
     expect(page.locator("#net")).to_contain_text("Saved ✓")
     with app.app_context():
         db.session.expire_all()
         bids = [r.bid for r in game_service.get_game(public_id).rounds[2].results]
     assert sorted(bids) == [0, 0, 1, 1]
+
+
+def test_v3_v1_a_blind_last_bid_that_makes_the_total_is_refused_offline_as_online(
+    page: Page, context: BrowserContext, app: Flask, live_server: str
+) -> None:
+    """Hidden bids (V3) under the dealer rule (V1): three bids go in online, then the
+    network goes. The dealer bids blind (no key held back); the bid that makes the bids
+    add up to the round's tricks is refused on the phone, next to the keys, in the words
+    the keys use for open bids, and nothing is queued; another one goes in, and once the network is
+    back the round's bids are stored as entered."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    public_id, link = new_game(app, {"dealer_rule": "plus_minus_one", "bidding": "hidden"})
+    rounds_played(app, public_id, 2)  # round 3: 3 cards
+    open_pad(page, live_server + link)
+    first, second, third, dealer = seat_rows(page)
+    for bid, after in ((1, second), (0, third), (1, dealer)):
+        key(page, bid)  # each answered before the next tap
+        expect(page.locator("form.taps .ask")).to_contain_text(after)
+    expect(page.locator("#net")).to_contain_text("Saved ✓")
+    context.set_offline(True)
+    expect(page.locator("#net")).to_contain_text("Offline")
+    expect(page.locator("form.taps .keys button[disabled]")).to_have_count(0)  # blind
+    key(page, 1)  # 1 + 0 + 1 + 1 = 3
+    expect(page.locator("#entry .thumb-zone .alert")).to_have_text(
+        f"{dealer} can't bid 1: the bids would add up to the 3 tricks."
+    )
+    expect(page.locator("form.taps .ask")).to_contain_text(dealer)
+    expect(page.locator("#net")).not_to_contain_text("not saved yet")
+    key(page, 0)
+    expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {first} took")
+    expect(page.locator("#entry .alert")).to_have_count(0)
+    expect(page.locator("#net")).to_contain_text("1 entry not saved yet")
+    context.set_offline(False)
+    expect(page.locator("#net")).to_contain_text("Saved ✓")
+    assert stored(app, public_id)[0][2] == [0, 1, 0, 1] and errors == []
+
+
+@pytest.mark.parametrize("bids_went", ["online", "offline, then synced"])
+def test_v4_a_round_of_secret_bids_made_before_is_scored_offline(
+    page: Page,
+    context: BrowserContext,
+    browser: Browser,
+    browser_context_args: dict[str, Any],
+    app: Flask,
+    live_server: str,
+    bids_went: str,
+) -> None:
+    """Secret bids (V4) entered on the scorer's phone and saved (tapped online, or queued
+    offline and sent when the network came back): the server shows them to nobody before
+    the round is played, a follower and this page alike. The network goes; the counts
+    tapped offline score the round on the phone from the bids it entered itself (R16),
+    the pad shows them once played, and the next round asks for its bids. Back online the
+    round is stored once, with the totals the phone showed."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    public_id, link = new_game(app, {"bidding": "secret"})
+    rounds_played(app, public_id, 2)  # Ann −30, the others 40
+    open_pad(page, live_server + link)
+    first, second, third, dealer = seat_rows(page)
+    if bids_went != "online":
+        context.set_offline(True)
+        expect(page.locator("#net")).to_contain_text("Offline")
+    for bid, after in zip((1, 0, 1, 0), (second, third, dealer, first), strict=True):
+        key(page, bid)  # each answered (or queued) before the next tap
+        expect(page.locator("form.taps .ask")).to_contain_text(after)
+    if bids_went != "online":
+        context.set_offline(False)
+    expect(page.locator("#net")).to_contain_text("Saved ✓")
+    expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {first} took")
+    assert stored(app, public_id)[0][2] == [0, 1, 0, 1]
+    # Sealed for everyone: on this page, and on a follower's.
+    for name in (first, second, third, dealer):
+        expect(row(page, name).locator("td").nth(0)).to_have_text("✓")
+    expect(page.locator("table.seats tr[data-bid]")).to_have_count(0)
+    follower = browser.new_context(**browser_context_args)
+    try:
+        view = follower.new_page()
+        view.goto(f"{live_server}/games/{public_id}")
+        expect(view.locator("table.seats tbody tr td:first-of-type")).to_have_text(["✓"] * 4)
+        kept = view.evaluate("Object.keys(localStorage)")
+        assert not [k for k in kept if k.startswith("scorekeeper:sealed")]
+    finally:
+        follower.close()
+
+    context.set_offline(True)
+    expect(page.locator("#net")).to_contain_text("Offline")
+    key(page, 1)  # first took 1: made it
+    key(page, 0)  # second took 0: made it
+    key(page, 2)  # third took 2 (bid 1): every trick is taken, the dealer took 0
+    expect(page.locator("#entry-title")).to_contain_text("Round 4")
+    on_the_pad(page, "#round-3.unsaved")
+    drawn = page.eval_on_selector_all(
+        "#round-3 td.total", "tds => tds.map(td => td.lastChild.textContent.trim())"
+    )
+    assert drawn == ["\N{MINUS SIGN}10", "30", "60", "70"]  # Ann 0/0, Ben 1/2, Cat 0/0, Dan 1/1
+    expect(page.locator("#round-3 td.bid")).to_have_text(["0", "1", "0", "1"])  # played: shown
+    expect(page.locator("#net")).to_contain_text("3 entries not saved yet")
+
+    by_name = round_3_once_back_online(page, context, app, public_id)
+    assert by_name == {first: (1, 1), second: (0, 0), third: (1, 2), dealer: (0, 0)}
+    assert (
+        page.eval_on_selector_all(
+            "#round-3 td.total", "tds => tds.map(td => td.lastChild.textContent.trim())"
+        )
+        == drawn
+    )
+    expect(page.locator("[data-offline-undo]")).to_have_count(0)
+    assert len(stored(app, public_id)[0]) == 3 and errors == []  # round 3 stored once
 
 
 def test_r16_counts_tapped_offline_fill_in_what_is_forced_from_the_engines_steps(

@@ -3,8 +3,9 @@ round after round offline from the rest of the game the page brought as the engi
 reloads the page once in the middle (the service worker opens it from its copy and the
 queue is drawn on it again), takes a queued entry back, and once the network returns
 everything is sent in order: the totals on screen are the server's, and every round is
-stored once. And when another phone changed the game meanwhile, the page says so and
-shows what the server holds."""
+stored once. And when another phone changed the game meanwhile, the page says which
+entries the server didn't take and why, sends the ones that still fit, and shows what the
+server holds."""
 
 from __future__ import annotations
 
@@ -18,7 +19,16 @@ from scorekeeper import transaction
 from scorekeeper.extensions import db
 from scorekeeper.models import Change
 from scorekeeper.services import games as game_service
-from tests.browser.test_offline import NAMES, key, new_game, on_the_pad, open_pad, row, seat_rows
+from tests.browser.test_offline import (
+    NAMES,
+    key,
+    new_game,
+    on_the_pad,
+    open_pad,
+    rounds_played,
+    row,
+    seat_rows,
+)
 
 # Polled: whether the service worker keeps this page (the answer of the last look).
 KEPT = """() => {
@@ -186,36 +196,139 @@ def test_r16_v1_v8_a_whole_game_entered_offline_with_a_reload_is_stored_once(
     assert errors == []
 
 
-def test_a_game_changed_elsewhere_meanwhile_shows_the_servers_truth_and_says_so(
-    page: Page, context: BrowserContext, app: Flask, live_server: str
-) -> None:
-    """Offline, this phone enters round 3 and starts round 4; another phone records round
-    3 otherwise. Back online the server refuses the first entry: the page says so, drops
-    what was made on top of it, and shows the rounds and totals the server holds."""
-    errors = errors_of(page)
-    public_id = round_3_offline(page, context, app, live_server)
-    bid_round(page, 5)
+def round_3_entered_offline(page: Page) -> list[str]:
+    """Round 3 (five cards) entered offline to its end: bids 1, 0, 0 and the dealer 1;
+    the first took 1, the next 3, the third 1, and the dealer's 0 fills itself in. Returns
+    the players in bidding order."""
+    order = bid_round(page, 5)
     key(page, 1)
     key(page, 3)
     key(page, 1)
     expect(page.locator("#entry-title")).to_contain_text("Round 4")
-    key(page, 2)
-    expect(page.locator("#net")).to_contain_text("8 entries not saved yet")
+    return order
+
+
+def after_sync(page: Page, errors: list[str]) -> None:
+    """Everything this phone queued is either saved or said not to be: no entry shows as
+    not saved, no Undo of an entry not sent is left, and the pad is the server's."""
+    expect(page.locator("#net")).not_to_contain_text("not saved yet")
+    expect(page.locator(".val.unsaved")).to_have_count(0)
+    expect(page.locator("#pad tr.unsaved")).to_have_count(0)
+    expect(page.locator("[data-offline-undo]")).to_have_count(0)
+    assert errors == []
+
+
+def test_a_round_recorded_elsewhere_meanwhile_leaves_the_later_rounds_entries_to_go(
+    page: Page, context: BrowserContext, app: Flask, live_server: str
+) -> None:
+    """Offline, this phone enters round 3 and round 4's bids; another phone records round
+    3 otherwise. Back online the server refuses the first entry: the page says which and
+    why, lists round 3's other entries as not sent (that round is scored), sends round
+    4's bids on top of the server's round 3, and shows what the server holds."""
+    errors = errors_of(page)
+    public_id = round_3_offline(page, context, app, live_server)
+    first, second, third, dealer = round_3_entered_offline(page)
+    fourth = bid_round(page, 7)
+    expect(page.locator("#net")).to_contain_text("11 entries not saved yet")
     with app.app_context(), transaction.atomic():  # the other phone
         game_service.record_round(game_service.get_game(public_id), [0] * 4, [0, 5, 0, 0])
 
     context.set_offline(False)
-    expect(page.locator("#unsaved")).to_contain_text("Already recorded by someone else")
-    expect(page.locator("#pad tr.unsaved")).to_have_count(0)
-    expect(page.locator(".val.unsaved")).to_have_count(0)
-    expect(page.locator("#net")).not_to_contain_text("not saved yet")
-    expect(page.locator("#entry-title")).to_contain_text("Round 4")
-    expect(page.locator("table.seats .wait")).not_to_have_count(0)  # round 4 as stored: empty
+    banner = page.locator("#unsaved")
+    expect(banner).to_contain_text(
+        f"Not saved: {first}'s bid of 1 in round 3. Already recorded by someone else"
+    )
+    expect(banner).to_have_attribute("role", "alert")
+    expect(banner).to_contain_text(
+        f"Not sent: {second}'s bid of 0 in round 3. Round 3 is scored already."
+    )
+    expect(banner).to_contain_text(f"Not sent: {third}'s bid of 0 in round 3.")
+    expect(banner).to_contain_text(f"Not sent: {dealer}'s bid of 1 in round 3.")
+    expect(banner).to_contain_text("… and 3 more not sent.")  # the three trick counts
+    expect(banner).to_contain_text("The pad shows what the game holds now")
+    expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {fourth[0]} took")
+    after_sync(page, errors)
     totals, bids, _ = server(app, public_id)
-    assert len(bids) == 3 and bids[2] == [0, 0, 0, 0]
-    expect(page.locator("#round-3 td.total").last).to_contain_text(str(totals[3]))
+    assert len(bids) == 4 and bids[2] == [0, 0, 0, 0]
+    by_name = {NAMES[seat]: bid for seat, bid in enumerate(bids[3])}
+    assert [by_name[name] for name in fourth] == [1, 0, 0, 1]  # round 4 as this phone had it
     assert totals_on_screen(page, 3) == totals
-    assert NAMES[1] in seat_rows(page) and errors == []
+
+
+def test_entries_made_elsewhere_meanwhile_stand_and_this_phones_others_go_on_top(
+    page: Page, context: BrowserContext, app: Flask, live_server: str
+) -> None:
+    """Offline, this phone enters round 3; another phone enters its first two bids
+    otherwise. Back online the first is refused (said with the server's words), the
+    second is not sent (the other phone's stands), and the rest of round 3 goes on top of
+    the server's bids: the round is scored by the server, and the page shows it."""
+    errors = errors_of(page)
+    public_id = round_3_offline(page, context, app, live_server)
+    first, second, third, dealer = round_3_entered_offline(page)
+    expect(page.locator("#net")).to_contain_text("7 entries not saved yet")
+    with app.app_context(), transaction.atomic():  # the other phone: 2 and 1
+        game = game_service.get_game(public_id)
+        game_service.set_bid(game, NAMES.index(first), 2)
+        game_service.set_bid(game, NAMES.index(second), 1)
+
+    context.set_offline(False)
+    banner = page.locator("#unsaved")
+    expect(banner).to_contain_text(
+        f"Not saved: {first}'s bid of 1 in round 3. Already recorded by someone else"
+    )
+    expect(banner).to_contain_text(
+        f"Not sent: {second}'s bid of 0 in round 3. Another phone entered it first."
+    )
+    expect(banner).not_to_contain_text(third)
+    expect(page.locator("#entry-title")).to_contain_text("Round 4")
+    after_sync(page, errors)
+    totals, bids, _ = server(app, public_id)
+    assert len(bids) == 3
+    with app.app_context():
+        results = game_service.get_game(public_id).rounds[2].results
+        stored = {NAMES[r.seat]: (r.bid, r.tricks) for r in results}
+    assert stored == {first: (2, 1), second: (1, 3), third: (0, 1), dealer: (1, 0)}
+    assert totals_on_screen(page, 3) == totals
+
+
+def test_v4_v1_a_refused_blind_bid_leaves_what_came_after_it_not_sent_and_said(
+    page: Page, context: BrowserContext, app: Flask, live_server: str
+) -> None:
+    """Secret bids (V4) under the dealer rule (V1), the first three entered on another
+    phone, so this one can't know them: offline the dealer bids blind and two counts
+    follow. Back online the server refuses the bid (it makes the total): the page says so
+    without showing the sealed bid, lists the two counts as not sent (they were made on
+    top of it), and shows the round waiting for the dealer's bid."""
+    errors = errors_of(page)
+    public_id, link = new_game(app, {"bidding": "secret", "dealer_rule": "plus_minus_one"})
+    rounds_played(app, public_id, 2)  # round 3: 3 cards, Cat deals
+    with app.app_context(), transaction.atomic():  # the other phone: 1, 0, 1
+        game = game_service.get_game(public_id)
+        for seat, bid in ((3, 1), (0, 0), (1, 1)):
+            game_service.set_bid(game, seat, bid)
+    open_pad(page, live_server + link)
+    first, second, _third, dealer = seat_rows(page)
+    context.set_offline(True)
+    expect(page.locator("#net")).to_contain_text("Offline")
+    key(page, 1)  # blind: 1 + 0 + 1 + 1 = 3, which this phone can't tell
+    expect(page.locator("form.taps .ask")).to_have_text(f"Tricks: {first} took")
+    key(page, 1)
+    key(page, 0)
+    expect(page.locator("#net")).to_contain_text("3 entries not saved yet")
+
+    context.set_offline(False)
+    banner = page.locator("#unsaved")
+    expect(banner).to_contain_text(
+        f"Not saved: {dealer}'s bid in round 3. {dealer} (dealer) can't bid 1: the bids"
+    )
+    expect(banner).to_contain_text(
+        f"Not sent: {first} took 1 in round 3. It came after an entry the game didn't take."
+    )
+    expect(banner).to_contain_text(f"Not sent: {second} took 0 in round 3.")
+    expect(page.locator("form.taps .ask")).to_contain_text(dealer)
+    after_sync(page, errors)
+    _, bids, _ = server(app, public_id)
+    assert bids[2] == [0, 1, None, 1]
 
 
 def test_what_the_page_cant_draw_is_refused_offline_where_it_was_tapped(

@@ -12,6 +12,7 @@ from scorekeeper.engine import (
     Plan,
     RoundDraft,
     RoundEntry,
+    RuleError,
     RuleSet,
     Scoring,
     bid_steps,
@@ -124,3 +125,43 @@ def test_the_data_is_plain_json() -> None:
     assert (last["n"], last["cards"], last["dealer"], last["holds"]) == (20, 20, 0, "always")
     assert last["bids"]["1"][:3] == [20, 19, 18]  # the dealer may not make it 20
     assert last["counts"]["top"][0] == 20 and last["counts"]["fill"]["1 5"] == 15
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        RuleSet(bidding=Bidding.HIDDEN, dealer_rule=DealerRule.PLUS_MINUS_ONE),
+        RuleSet(bidding=Bidding.SECRET, dealer_rule=DealerRule.CANADIAN, no_full_bid=True),
+        RuleSet(bidding=Bidding.SECRET, dealer_rule=DealerRule.PLUS_MINUS_ONE, saboteur=True),
+    ],
+    ids=["v3-v1", "v4-v2-v7", "v4-v1-v6"],
+)
+def test_v3_v4_the_blind_last_bid_is_refused_once_in_as_the_engine_refuses_it(
+    rules: RuleSet,
+) -> None:
+    """Sealed bids: the keys refuse nothing (no steps), and ``blind`` is the last bid the
+    engine's own command refuses once the others are in, whatever they add up to."""
+    players = 4
+    for rnd in game_ahead(rules, players, 0, 1).rounds[:4]:
+        assert rnd.bid_steps.refused == ()
+        if rnd.holds is DealerRuleHolds.NEVER:
+            assert rnd.blind.refused == ()
+            continue
+        totals = tuple(5 if s == rnd.dealer else 0 for s in range(players))
+        draft = RoundDraft.empty(rules, rnd.number, rnd.cards, rnd.dealer, totals)
+        *first, last = rnd.bidders
+        refused = dict(rnd.blind.refused)[1]
+        for total in range(len(first) * rnd.top + 1):
+            bids: list[int | None] = [None] * players
+            left = total
+            for seat in first:
+                bids[seat] = min(left, rnd.top)
+                left -= min(left, rnd.top)
+            made = replace(draft, bids=tuple(bids))
+            for value in range(rnd.top + 1):
+                try:
+                    made.bid(last, value)
+                except RuleError:
+                    assert refused[total] == value, (rnd.number, total, value)
+                else:
+                    assert total >= len(refused) or refused[total] != value
