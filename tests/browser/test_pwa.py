@@ -66,8 +66,7 @@ def test_the_worker_serves_static_files_from_its_cache_and_never_pages(
     statics = [r for r in responses if "/static/" in r.url]
     assert {r.url.split("?")[0].rsplit("/", 1)[1] for r in statics} >= {
         "app.css",
-        "app.js",
-        "htmx-2.0.11.min.js",
+        "page.js",
     }
     assert all(r.from_service_worker for r in statics), [r.url for r in statics]
     [document] = [r for r in responses if r.request.resource_type == "document"]
