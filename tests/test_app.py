@@ -16,12 +16,12 @@ def test_home_page(client: FlaskClient) -> None:
     html = response.get_data(as_text=True)
     assert "<h1>Scorekeeper</h1>" in html
     assert "The score pad for Wizard" in html
-    assert "/static/js/htmx-2.0.11.min.js" in html
+    assert "/static/js/page.js" in html  # htmx and app.js
     assert "/static/css/app.css" in html
 
 
 def test_static_files_served(client: FlaskClient) -> None:
-    for path in ("/static/css/app.css", "/static/js/htmx-2.0.11.min.js"):
+    for path in ("/static/css/app.css", "/static/js/page.js", "/static/js/htmx-2.0.11.min.js"):
         response = client.get(path)
         assert response.status_code == 200, path
         response.close()

@@ -80,6 +80,26 @@ def test_session_cookie_is_httponly_and_lax_over_http(app: Flask, client: FlaskC
     assert "Secure" not in cookie
 
 
+@pytest.mark.parametrize("path", ["/", "/games/new", "/circles/new"])
+def test_a_page_that_starts_the_session_keeps_the_short_csrf_secret(
+    app: Flask, client: FlaskClient, path: str
+) -> None:
+    # The forms' secret is 22 characters whoever makes it first (a page's template or a
+    # scorer link): the session cookie every request of this browser carries is shorter.
+    response = client.get(path)
+    assert response.status_code == 200 and "Set-Cookie" in response.headers
+    with client.session_transaction() as kept:
+        secret = kept["csrf_token"]
+    assert re.fullmatch(r"[\w-]{22}", secret), secret
+    body = response.get_data(as_text=True)
+    [token] = set(re.findall(r'"X-CSRFToken": "([^"]+)"', body))
+    with app.test_request_context():
+        from flask_wtf.csrf import validate_csrf
+
+        session["csrf_token"] = secret
+        validate_csrf(token)  # the page's token stands for that secret
+
+
 def test_session_cookie_is_secure_over_https(app: Flask, client: FlaskClient) -> None:
     cookie = _session_cookie(app, client, base_url="https://localhost")
     assert "Secure" in cookie

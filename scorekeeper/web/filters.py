@@ -44,18 +44,30 @@ def breakable(name: str) -> str:
 
 # A line break and the indentation after it, blank lines included.
 _INDENT = re.compile(r"\n\s+")
+# A line that holds one block tag and nothing else (once indentation is gone), and the
+# line break after it. Not a tag that trims the white space before it ({%- ...): the
+# line break before the tag is what stands between the lines around it.
+_TAG_LINE = re.compile(r"^(\{%(?!-)[^\n{}]*%\})\n", re.MULTILINE)
 
 
 class FoldIndent(Extension):
     """Pages without the templates' indentation: each line break and the white space after
     it become one line break, which a browser shows as it did the whole run (no template
     has a <pre> or a <textarea>; {% trans %} blocks are trimmed anyway). About a twentieth
-    of a game page and of a tap's answer, compressed."""
+    of a game page and of a tap's answer, compressed. A line of a block tag alone leaves no
+    line of its own either (the line break before it stays)."""
 
     def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
-        return _INDENT.sub("\n", source) if name and name.endswith(".html") else source
+        if not (name and name.endswith(".html")):
+            return source
+        return _TAG_LINE.sub(r"\1", _INDENT.sub("\n", source))
 
 
 @bp.record_once
 def _fold_indent(state: BlueprintSetupState) -> None:
     state.app.jinja_env.add_extension(FoldIndent)
+    # Data for scripts in attributes (|tojson) without the spaces after , and :.
+    state.app.jinja_env.policies["json.dumps_kwargs"] = {
+        "sort_keys": True,
+        "separators": (",", ":"),
+    }

@@ -5,6 +5,7 @@ file's current hash may be cached for a year, since a changed file gets a new ad
 The service worker precaches the same addresses and serves them from its cache.
 Our own scripts and style sheets go out minified (comments and spaces cost a phone on a
 slow network more than they help anyone reading them there; the files stay as written).
+The scripts every page runs come as one file, ``js/page.js`` (see ``BUNDLES``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ _minified: dict[str, tuple[str, bytes]] = {}
 _icon: dict[str, str] = {}
 ICON = "icons/icon.svg"
 MINIFY = {".js": ("text/javascript", rjsmin.jsmin), ".css": ("text/css", rcssmin.cssmin)}
+# Files served as one, in this order: every page runs htmx and then app.js, and one request
+# instead of two spares a first load a request's and an answer's headers, session cookie
+# and all (about 0.85 KB over plain HTTP). The parts stay files of their own.
+BUNDLES = {"js/page.js": ("js/htmx-2.0.11.min.js", "js/app.js")}
 
 
 def _static_root() -> Path:
@@ -53,6 +58,9 @@ def _static_path(filename: str) -> Path | None:
 
 def file_version(filename: str) -> str | None:
     """A short hash of a static file's content (None when there is no such file)."""
+    if filename in BUNDLES:
+        parts = [file_version(part) or "" for part in BUNDLES[filename]]
+        return hashlib.sha256(" ".join(parts).encode()).hexdigest()[:12]
     path = _static_path(filename)
     if path is None:
         return None
@@ -71,29 +79,65 @@ def file_version(filename: str) -> str | None:
 def precached_files() -> list[str]:
     """The static files the service worker keeps, as paths relative to static/."""
     root = _static_root()
-    files = (p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+    files = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    files.update(BUNDLES)
+    files.difference_update(*BUNDLES.values())  # no page asks for them alone
     return sorted(f for f in files if f not in NOT_PRECACHED and not f.startswith("."))
 
 
 def send_static(filename: str) -> Response:
     """A static file; our own scripts and style sheets minified, and scripts minified
-    already (htmx) as they are, each tagged by its version alone (cached per version:
-    a short ETag, no Last-Modified, fewer bytes of headers on a first load)."""
+    already (htmx) as they are, every file tagged by its version alone (cached per
+    version: a short ETag, no Last-Modified, fewer bytes of headers on a first load)."""
     kind = MINIFY.get(Path(filename).suffix)
-    version = file_version(filename) if kind else None
-    if kind is None or version is None:
-        return current_app.send_static_file(filename)
-    path = str(_static_path(filename))  # not None: file_version found the file
-    kept = _minified.get(path)
-    if kept is None or kept[0] != version:
-        source = Path(path).read_bytes()
-        body = source if ".min." in filename else kind[1](source.decode()).encode()
-        kept = _minified[path] = (version, body)
-    response = Response(kept[1], mimetype=kind[0])
-    response.set_etag(version)
+    body = _minified_body(filename) if kind else None
+    if kind is None or body is None:
+        return _send_file(filename)
+    response = Response(body[1], mimetype=kind[0])
+    response.set_etag(body[0])
     response.cache_control.no_cache = True  # revalidate, unless asked for by its version
     response.make_conditional(request)
     return response
+
+
+def _send_file(filename: str) -> Response:
+    """A file as it is (the typeface, an image): nor a name to save it under (a page's
+    part is never saved) nor the ranges it may be asked for in (which still work),
+    about 150 bytes of headers off the typeface's request."""
+    version = file_version(filename)
+    if version is None:
+        return current_app.send_static_file(filename)  # its 404
+    response = send_from_directory(
+        _static_root(),
+        filename,
+        etag=version,
+        max_age=current_app.get_send_file_max_age(filename),
+    )
+    for name in ("Last-Modified", "Content-Disposition", "Accept-Ranges"):
+        response.headers.pop(name, None)
+    return response
+
+
+def _minified_body(filename: str) -> tuple[str, bytes] | None:
+    """A script's or style sheet's version and body as served (a bundle's parts joined);
+    None when there is no such file."""
+    version = file_version(filename)
+    if version is None:
+        return None
+    # Kept by the file's own path: the many names of one file ("js/./app.js") share it.
+    key = filename if filename in BUNDLES else str(_static_path(filename))
+    kept = _minified.get(key)
+    if kept is None or kept[0] != version:
+        if filename in BUNDLES:
+            parts = [_minified_body(part) for part in BUNDLES[filename]]
+            # A line apart: the next part starts a statement of its own.
+            body = b"\n".join(part[1] for part in parts if part is not None)
+        else:
+            source = Path(key).read_bytes()
+            minify = MINIFY[Path(filename).suffix][1]
+            body = source if ".min." in filename else minify(source.decode()).encode()
+        kept = _minified[key] = (version, body)
+    return kept
 
 
 @bp.record_once

@@ -2,6 +2,26 @@
 (function () {
   "use strict";
 
+  // htmx swaps 422 (a rule broken), 409 (changed meanwhile), 400/403/404 (a notice in the
+  // widget's place); no eval, no scripts from responses, no injected indicator style; a
+  // request unanswered after 10 s counts as failed (kept to send again, below). Set here,
+  // before htmx reads its settings once the page is parsed, rather than in every page.
+  if (window.htmx) {
+    Object.assign(htmx.config, {
+      responseHandling: [
+        { code: "204", swap: false },
+        { code: "[23]..", swap: true },
+        { code: "^(400|403|404|409|413|422|429)$", swap: true, error: false },
+        { code: "[45]..", swap: false, error: true },
+        { code: "...", swap: false }
+      ],
+      allowEval: false,
+      allowScriptTags: false,
+      includeIndicatorStyles: false,
+      timeout: 10000
+    });
+  }
+
   // Times come from the server in UTC; show them in the phone's own time, written in the
   // page's language: a German page on an English phone says "26. Nov.", not "26 Nov".
   // The phone's locale when it speaks the page's language (its region's habits, e.g.

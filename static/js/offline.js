@@ -128,6 +128,7 @@ window.scorekeeperOffline = function (api) {
           form.appendChild(why);
         }
         why.textContent = form.dataset.whyTotal.replace("{name}", name).replace("{bid}", value);
+        why.title = why.textContent;
       } else if (why && !key.disabled) {
         why.remove();
       }
@@ -213,6 +214,16 @@ window.scorekeeperOffline = function (api) {
     return made;
   }
 
+  // A button's words after its mark, in a span a short line shortens with "…" (app.css),
+  // the whole of them its title.
+  function labelled(button, mark, words) {
+    var text = document.createElement("span");
+    text.textContent = words;
+    button.textContent = mark + " ";
+    button.appendChild(text);
+    button.title = words;
+  }
+
   function restButton(entry, form, rows, steps) {
     var rest = entry.querySelector("form.rest-form");
     var counts = plan && plan.rest && steps ? restCounts(rows, steps) : null;
@@ -225,7 +236,7 @@ window.scorekeeperOffline = function (api) {
       form.after(rest);
     }
     var started = rows.some(function (r) { return !isNaN(countOf(r)); });
-    rest.querySelector("button").textContent = "✓ " + (started ? texts.rest : texts.everyone);
+    labelled(rest.querySelector("button"), "✓", started ? texts.rest : texts.everyone);
     rest.hidden = false;
   }
 
@@ -578,7 +589,7 @@ window.scorekeeperOffline = function (api) {
     if (!last || last.sent || !base() || ["bid", "tricks", "rest", "missed"].indexOf(last.kind) < 0) return;
     var seat = new URLSearchParams(last.body).get("seat");
     var row = entry.querySelector('tr[data-seat="' + seat + '"]');
-    var label = last.kind === "rest" || last.kind === "missed" || !row ? texts.undo
+    var words = last.kind === "rest" || last.kind === "missed" || !row ? texts.undo
       : texts[last.kind === "bid" ? "undo_bid" : "undo_tricks"].replace("{name}", nameOf(row));
     var line = document.createElement("p");
     line.className = "undo-line offline-undo";
@@ -592,7 +603,7 @@ window.scorekeeperOffline = function (api) {
     button.type = "button";
     button.className = "secondary small undo";
     button.setAttribute("data-offline-undo", "");
-    button.textContent = "↶ " + label;
+    labelled(button, "↶", words);
     line.appendChild(button);
     // Next to the keys, where the server puts its own Undo (the thumb zone).
     var zone = entry.querySelector(".thumb-zone");

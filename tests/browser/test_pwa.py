@@ -66,8 +66,7 @@ def test_the_worker_serves_static_files_from_its_cache_and_never_pages(
     statics = [r for r in responses if "/static/" in r.url]
     assert {r.url.split("?")[0].rsplit("/", 1)[1] for r in statics} >= {
         "app.css",
-        "app.js",
-        "htmx-2.0.11.min.js",
+        "page.js",
     }
     assert all(r.from_service_worker for r in statics), [r.url for r in statics]
     [document] = [r for r in responses if r.request.resource_type == "document"]
@@ -125,3 +124,28 @@ def test_without_wake_lock_or_when_refused_nothing_breaks(
         expect(phone.locator("table.seats button.val")).to_have_count(1)
         assert errors == []
         context.close()
+
+
+def test_htmx_runs_with_the_apps_settings(app: Flask, page: Page, live_server: str) -> None:
+    # Set by app.js (in the pages' one script file) before htmx reads them, not in every
+    # page's head: 4xx answers that carry a notice are swapped in, no eval, no scripts
+    # from answers, no injected style, 10 s to answer.
+    errors = errors_of(page)
+    page.goto(live_server + game_url(app))
+    expect(page.locator("#entry")).to_be_visible()
+    assert page.locator('meta[name="htmx-config"]').count() == 0
+    config = page.evaluate(
+        """() => ({
+            swapped: htmx.config.responseHandling.filter(r => r.swap).map(r => r.code),
+            eval: htmx.config.allowEval, scripts: htmx.config.allowScriptTags,
+            styles: document.querySelectorAll("head style").length,
+            timeout: htmx.config.timeout})"""
+    )
+    assert config == {
+        "swapped": ["[23]..", "^(400|403|404|409|413|422|429)$"],
+        "eval": False,
+        "scripts": False,
+        "styles": 0,
+        "timeout": 10000,
+    }
+    assert errors == []

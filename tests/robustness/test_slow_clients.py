@@ -142,6 +142,23 @@ def test_pipelined_requests_are_answered_in_order(server: Server) -> None:
     assert b'"openapi"' in received
 
 
+def test_answers_name_no_software_nor_say_what_http_1_1_means_anyway(server: Server) -> None:
+    # 42 bytes off every answer, four of them in a phone's first load of a game page.
+    kept = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    old = b"GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
+    last = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+        sock.sendall(kept + old + last)
+        received = answer(sock)
+    heads = [head.lower() for head in received.split(b"\r\n\r\nok")[:-1]]
+    assert len(heads) == 3, received
+    assert all(b"\r\nserver:" not in head and b"\r\ndate:" in head for head in heads)
+    assert heads[0].startswith(b"http/1.1 200 ") and b"\r\nconnection:" not in heads[0]
+    # HTTP/1.0 closes unless told to keep the connection; and a closing answer says so.
+    assert heads[1].startswith(b"http/1.0 200 ") and b"\r\nconnection: keep-alive" in heads[1]
+    assert heads[2].startswith(b"http/1.1 200 ") and b"\r\nconnection: close" in heads[2]
+
+
 def test_expect_continue_is_answered_before_the_body(server: Server) -> None:
     body = create_body()
     head = (

@@ -28,7 +28,7 @@ def text_of(fragment: str) -> str:
 def alert(response: TestResponse) -> str | None:
     """The message of the page's alert (a rule broken), if any."""
     found = re.search(
-        r'<p class="alert" role="alert">(.*?)</p>', response.get_data(as_text=True), re.S
+        r'<p class="alert" role="alert"[^>]*>(.*?)</p>', response.get_data(as_text=True), re.S
     )
     return html.unescape(found.group(1)).strip() if found else None
 

@@ -10,8 +10,10 @@ from collections.abc import Callable
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from jinja2 import DictLoader, Environment
 
 from scorekeeper.web.access import MAX_SCORED, MAX_TOKENS, qr_image
+from scorekeeper.web.filters import FoldIndent
 from tests.web.support import HX, Pages, ok, pad_totals, section
 
 Snapshot = Callable[[str], tuple[object, ...]]
@@ -139,6 +141,20 @@ def test_pages_go_out_without_the_templates_indentation(pages: Pages, pid: str) 
     at = page.find("\n ")
     assert at < 0, page[at - 200 : at + 100]
     assert 'class="seats"' in page  # still the whole page
+    # Nor the lines of its block tags (169 empty lines of the scorer's page before).
+    assert page.count("\n\n") < 20
+
+
+def test_a_line_of_a_block_tag_alone_goes_and_the_words_around_it_stay_apart() -> None:
+    source = (
+        "<p>\n  <b>a</b>\n  {% if x %}\n  <b>b</b>\n  {%- if x %}\n  <b>c</b>\n"
+        "  {% endif %}{% endif %}\n  {% set y = {'k': 1} %}\n  {{ y.k }}\n</p>\n"
+    )
+    env = Environment(loader=DictLoader({"t.html": source}), extensions=[FoldIndent])
+    # The line break before a tag stays; "{%-" has taken it, so the one after it stays.
+    assert env.get_template("t.html").render(x=True) == (
+        "<p>\n<b>a</b>\n<b>b</b>\n<b>c</b>\n\n\n1\n</p>"
+    )
 
 
 def test_a_wrong_scorer_token_is_refused(follower: Pages, pid: str, snapshot: Snapshot) -> None:
@@ -264,6 +280,6 @@ def test_a_game_page_is_light(pages: Pages, app: Flask) -> None:
         response = pages.client.get(asset)
         total += len(gzip.compress(response.get_data()))
         response.close()
-    assert len(assets) >= 3
+    assert assets == ["/static/css/app.css", "/static/js/page.js"]  # htmx and app.js in one
     print(f"game page, first load, gzip: {total} bytes")
     assert total <= 35 * 1024, total

@@ -14,7 +14,7 @@ def test_v1_the_rest_of_the_game_comes_as_the_engines_data(pages: Pages) -> None
     assert page.headers["X-Offline-Copy"] == "keep"
     assert f'data-plan="/games/{pid}/plan.json"' in body
     # The totals before the open round, which the page adds its own rounds to.
-    assert 'data-round="2" data-totals="[-10, 20, 20]"' in body
+    assert 'data-round="2" data-totals="[-10,20,20]"' in body  # no spaces to send
 
     response = pages.client.get(f"/games/{pid}/plan.json")
     assert response.status_code == 200 and response.headers["Cache-Control"] == "private, no-cache"

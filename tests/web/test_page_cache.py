@@ -218,7 +218,7 @@ def test_a_message_after_a_form_post_is_shown_once_not_kept(app: Flask, pages: P
     pages.page(pid)  # kept for this version
     done = pages.post(pid, "rounds/1/delete", htmx=False)
     assert done.status_code == 303
-    note = '<p class="note" role="status">Round 1 deleted.</p>'
+    note = '<p class="note" role="status" title="Round 1 deleted.">Round 1 deleted.</p>'
     assert note in pages.page(pid).get_data(as_text=True)
     assert note not in pages.page(pid).get_data(as_text=True)
     bodies = [body.decode() for body in kept_bodies(app)]

@@ -149,8 +149,8 @@ def test_our_scripts_and_styles_go_out_minified(client: FlaskClient, app: Flask,
     source = (Path(app.static_folder or "static") / name).read_text()
     assert "/*" in source or "//" in source  # the file as written has comments
     url = (
-        next(u for u in linked(client, "stylesheet") + _scripts(client) if name in u)
-        if (name.startswith(("js/app", "css/app")))
+        next(u for u in linked(client, "stylesheet") if name in u)
+        if name == "css/app.css"
         else f"/static/{name}"
     )
     served = get(client, url)
@@ -166,6 +166,51 @@ def test_our_scripts_and_styles_go_out_minified(client: FlaskClient, app: Flask,
     again = client.get(url, headers={"If-None-Match": served.headers["ETag"]})
     assert again.status_code == 304
     again.close()
+
+
+def test_every_page_runs_htmx_and_then_app_js_from_one_file(
+    client: FlaskClient, own_static: Path
+) -> None:
+    # One request for both: a first load spares a request's headers and cookie.
+    def bundle() -> tuple[str, bytes]:
+        [url] = _scripts(client)
+        assert re.fullmatch(r"/static/js/page\.js\?v=\w+", url), url
+        served = get(client, url)
+        assert served.status_code == 200 and served.mimetype == "text/javascript"
+        assert served.headers["Cache-Control"] == YEAR
+        return url, served.data
+
+    url, body = bundle()
+    htmx = get(client, "/static/js/htmx-2.0.11.min.js").data
+    app_js = get(client, "/static/js/app.js").data  # minified
+    assert body == htmx + b"\n" + app_js
+    # Either part changed, the bundle gets a new address.
+    with (own_static / "js" / "app.js").open("a") as f:
+        f.write("\n// changed\n;\n")
+    new_url, new_body = bundle()
+    assert new_url != url and new_body.startswith(htmx) and new_body != body
+    assert get(client, url).headers["Cache-Control"] == "no-cache"  # the old address
+
+
+def test_the_typeface_comes_with_no_header_a_page_part_does_not_need(client: FlaskClient) -> None:
+    # Its own request of a first load, with the name to save it under, its date and its
+    # ranges, cost some 150 bytes more: tagged by its version, as the scripts are.
+    css = get(client, linked(client, "stylesheet")[0]).get_data(as_text=True)
+    [url] = re.findall(r'url\("?\.\./(fonts/[^")]+)', css)
+    font = get(client, f"/static/{url}")
+    assert font.status_code == 200 and font.mimetype == "font/woff2"
+    assert font.headers["Cache-Control"] == YEAR
+    version = url.split("?v=")[1]
+    assert font.headers["ETag"] == f'"{version}"'
+    for name in ("Last-Modified", "Content-Disposition", "Accept-Ranges"):
+        assert name not in font.headers, name
+    asked_again = client.get(f"/static/{url}", headers={"If-None-Match": f'"{version}"'})
+    assert asked_again.status_code == 304
+    asked_again.close()
+    part = client.get(f"/static/{url}", headers={"Range": "bytes=0-3"})
+    assert part.status_code == 206 and part.data == font.data[:4]  # wOF2
+    part.close()
+    assert get(client, "/static/fonts/ledger/none.woff2").status_code == 404
 
 
 def test_third_party_minified_files_go_out_as_they_are(client: FlaskClient, app: Flask) -> None:
