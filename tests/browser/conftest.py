@@ -2,6 +2,7 @@
 
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -118,29 +119,116 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
+@contextmanager
+def shot_if_failing(page: Page, path: Path) -> Iterator[None]:
+    """A screenshot of ``page`` to ``path`` when a check in the block fails: one a check
+    that passed needs nobody to look at, and a picture costs a second's tenth or more."""
+    try:
+        yield
+    except AssertionError:
+        page.screenshot(path=path)
+        raise
+
+
 # The phone sizes a screen is checked at, and the two looks (the footer's switch).
 PHONES = [(360, 640), (375, 667), (390, 844)]
 LOOKS = ["light", "dark"]
 
 
+# For a page whose looks and sizes are checked: no service worker, whose install fetches
+# every static file and, on a scorer's page, the page once more to keep, none of which
+# changes how a page looks (the pages work the same without one, as on plain HTTP on a
+# home network; tests/browser/test_offline.py and test_pwa.py check the worker).
+LAYOUT: dict[str, Any] = {"service_workers": "block"}
+
+
+class KeptPages:
+    """Phones kept open across a module's tests: a browser context and its page cost a
+    third of a second of CPU to make (a renderer process and its start), more than many
+    a test's own checks. A kept page is handed out as a new one would be: no cookies,
+    nothing stored for the test's server, at the size asked, in its own context (one per
+    phone a test holds at once); after the test it is left on about:blank, so nothing on
+    it still talks to that test's server. For pages to which a test adds no handlers,
+    scripts or routes (those would stay with the page): a module opts in with
+    ``KEEP_PAGES = True``."""
+
+    def __init__(self, browser: Browser, context_args: dict[str, Any]) -> None:
+        self.browser = browser
+        self.context_args = context_args
+        self.free: dict[str, list[Page]] = {}
+        self.taken: list[tuple[str, Page]] = []
+
+    def take(self, base_url: str, viewport: dict[str, int], locale: str = "") -> Page:
+        free = self.free.setdefault(locale, [])
+        page = free.pop() if free else None
+        if page is None or page.is_closed():
+            options = {**self.context_args, "viewport": viewport, **LAYOUT}
+            if locale:
+                options["locale"] = locale
+            page = self.browser.new_context(**options).new_page()
+        else:
+            page.context.clear_cookies()
+            # A port the system hands out again: the origin's storage starts empty too.
+            session = page.context.new_cdp_session(page)
+            session.send("Storage.clearDataForOrigin", {"origin": base_url, "storageTypes": "all"})
+            session.detach()
+            page.set_viewport_size(viewport)  # type: ignore[arg-type]
+        self.taken.append((locale, page))
+        return page
+
+    def give_back(self) -> None:
+        for locale, page in self.taken:
+            if not page.is_closed():
+                page.goto("about:blank")
+                self.free[locale].append(page)
+        self.taken.clear()
+
+    def close(self) -> None:
+        for pages in self.free.values():
+            for page in pages:
+                page.context.close()
+
+
+@pytest.fixture(scope="module")
+def kept_pages(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[KeptPages]:
+    kept = KeptPages(browser, browser_context_args)
+    yield kept
+    kept.close()
+
+
 @pytest.fixture
 def phone_in(
-    browser: Browser, browser_context_args: dict[str, Any], live_server: str
+    browser: Browser,
+    browser_context_args: dict[str, Any],
+    live_server: str,
+    request: pytest.FixtureRequest,
 ) -> Iterator[Callable[[int, int, str], Page]]:
     """A page on a phone of ``width``×``height`` in ``look`` ("light" paper, "dark" card
-    table, as the footer's switch keeps it in a cookie); closed after the test."""
+    table, as the footer's switch keeps it in a cookie); closed after the test, or kept
+    for the module's next test (KeptPages) where the module says so."""
+    kept: KeptPages | None = None
+    if getattr(request.module, "KEEP_PAGES", False):
+        kept = request.getfixturevalue("kept_pages")
     contexts: list[BrowserContext] = []
 
     def open_page(width: int, height: int, look: str) -> Page:
         viewport = {"width": width, "height": height}
-        context = browser.new_context(**{**browser_context_args, "viewport": viewport})
-        context.add_cookies([{"name": "theme", "value": look, "url": live_server}])
-        contexts.append(context)
-        return context.new_page()
+        if kept is not None:
+            page = kept.take(live_server, viewport)
+        else:
+            context = browser.new_context(
+                **{**browser_context_args, "viewport": viewport}, **LAYOUT
+            )
+            contexts.append(context)
+            page = context.new_page()
+        page.context.add_cookies([{"name": "theme", "value": look, "url": live_server}])
+        return page
 
     yield open_page
     for context in contexts:
         context.close()
+    if kept is not None:
+        kept.give_back()
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from scorekeeper.engine import Phase, RuleSet
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import digital as digital_service
 from scorekeeper.services import games as game_service
+from tests.browser.conftest import LAYOUT
 
 # axe-core from npm (`npm pack axe-core`), vendored with its licence: a test-only asset.
 AXE = Path(__file__).parent / "axe" / "axe-4.14.1.min.js"
@@ -81,6 +82,7 @@ def phones(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[P
             color_scheme=scheme,
             locale=locale,
             bypass_csp=True,  # type: ignore[arg-type]
+            **LAYOUT,
         )
         made.append(context)
         return context.new_page()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Container
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +22,14 @@ from scorekeeper.services import games as game_service
 MOVE = '#seat form[action$="/act"] button:not([disabled]):not(.illegal)'
 ILLEGAL = "#seat form[action$='/act'] button.illegal"
 SIZES = {"390x844": (390, 844), "360x640": (360, 640)}
-# The rounds of the short game whose moves the one-person game makes for its player on the
-# server: rounds 1 to 5 show both phone sizes with short and long hands, round 10 the
-# longest hand and the end; the rounds between would show nothing new, at a second a move.
-ON_THE_SERVER = range(6, 10)
+# The rounds of the short game (with four players: 1, 3, 5, 7, 9, then 11 to 15 cards)
+# whose moves the one-person game makes for its player on the server. The rounds left to
+# the page bid on the shortest and the longest hand at each phone size and play every
+# hand down from there: at 360×640 (odd rounds) round 1's one card and round 5's nine, at
+# 390×844 (even rounds) round 2's three and round 10's fifteen, then the end. Rounds 3
+# and 4 (five and seven cards) and 6 to 9 would show no hand those do not, at a second a
+# move.
+ON_THE_SERVER = (3, 4, 6, 7, 8, 9)
 
 
 def version_on(page: Page) -> int:
@@ -94,7 +99,7 @@ def cards_at_their_places(page: Page) -> bool:
     )
 
 
-def moves_made_on_the_server(app: Flask, public_id: str, seat: int, rounds: range) -> int:
+def moves_made_on_the_server(app: Flask, public_id: str, seat: int, rounds: Container[int]) -> int:
     """Make ``seat``'s moves (trump, the first bid allowed, the first card allowed) through
     the service while the game is in ``rounds``, the bots answering as they do to a page;
     how many were made."""
@@ -145,8 +150,8 @@ def test_one_person_and_three_bots_play_a_short_game_to_the_end(
 ) -> None:
     """Round by round at 390×844 and 360×640 in turn: the trick comes card by card at the
     pace chosen, the winning card is marked with its reason, the hand and the keys are in
-    view on every turn, and the final standings come with the pad's celebration. (Rounds 6
-    to 9 are played for the person on the server: see ON_THE_SERVER.)"""
+    view on every turn, and the final standings come with the pad's celebration. (Rounds
+    3, 4 and 6 to 9 are played for the person on the server: see ON_THE_SERVER.)"""
     page.goto(live_server + "/digital/new")
     page.fill("input[name=name0]", "Ann")
     for i in (1, 2, 3):

@@ -15,6 +15,10 @@ from scorekeeper.services import games as game_service
 from tests.browser.conftest import Phone
 from tests.browser.test_standings import game
 
+# The phones (phone_in, each_phone) stay open from test to test (KeptPages): the tests
+# here add no handlers, scripts or routes to them.
+KEEP_PAGES = True
+
 # The lines the top bar's words sit on: the middles of its text, apart by more than a
 # few pixels.
 BAR_LINES = """() => {

@@ -7,15 +7,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from scorekeeper import engine, i18n, transaction
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import games as game_service
+from tests.browser.conftest import KeptPages
 
 WIDTH, HEIGHT = 360, 640
 
@@ -177,11 +177,10 @@ def _pages(app: Flask) -> list[tuple[str, str]]:
 
 
 @pytest.fixture
-def phone(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Page]:
-    viewport = {"width": WIDTH, "height": HEIGHT}
-    context = browser.new_context(**{**browser_context_args, "viewport": viewport})
-    yield context.new_page()
-    context.close()
+def phone(kept_pages: KeptPages, live_server: str) -> Iterator[Page]:
+    """The phone, kept open from one language's test to the next (KeptPages)."""
+    yield kept_pages.take(live_server, {"width": WIDTH, "height": HEIGHT})
+    kept_pages.give_back()
 
 
 @pytest.mark.parametrize("code", sorted(i18n.LANGUAGES))
@@ -197,6 +196,8 @@ def test_the_main_pages_fit_a_360_px_phone_in_every_language(
         phone.evaluate("document.fonts.ready.then(() => true)")
         if name == "circle":
             expect(phone).to_have_url(re.compile(r"/circles/[^/]+$"))
-        problems += [f"{name}: {problem}" for problem in phone.evaluate(PROBLEMS)]
-        phone.screenshot(path=artifacts / f"fit-{code}-{name}.png", full_page=True)
+        found = [f"{name}: {problem}" for problem in phone.evaluate(PROBLEMS)]
+        if found:  # a picture of each page with a problem, to look at
+            phone.screenshot(path=artifacts / f"fit-{code}-{name}.png", full_page=True)
+        problems += found
     assert problems == [], "\n".join(problems)

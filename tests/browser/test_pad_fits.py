@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from scorekeeper import transaction
 from scorekeeper.services import games as game_service
-from tests.browser.conftest import Phone
+from tests.browser.conftest import KeptPages, Phone, shot_if_failing
 from tests.browser.test_standings import show_pad
 
 LONG_NAMES = ["Maximilian", "Anna-Lena", "Christopher", "Bartholomew", "Konstantin", "Friederike"]
@@ -35,11 +35,17 @@ def scored_game(app: Flask, names: list[str], rounds: int) -> str:
         return f"/games/{game.public_id}/score/{token}"
 
 
+# The phones stay open from test to test (KeptPages): each test here loads its pages,
+# reads their sizes and adds nothing to the page.
+KEEP_PAGES = True
+
+
 @pytest.fixture
-def phone(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Page]:
-    context = browser.new_context(**browser_context_args)
-    yield context.new_page()
-    context.close()
+def phone(
+    kept_pages: KeptPages, browser_context_args: dict[str, Any], live_server: str
+) -> Iterator[Page]:
+    yield kept_pages.take(live_server, browser_context_args["viewport"])
+    kept_pages.give_back()
 
 
 def sizes(page: Page) -> dict[str, Any]:
@@ -77,14 +83,14 @@ def test_the_pad_fits_a_360_screen_without_sideways_scrolling(
     show_pad(phone)
     expect(phone.locator("#pad")).to_be_visible()
     phone.locator("#pad").scroll_into_view_if_needed()
-    phone.screenshot(path=artifacts / f"pad-fits-360-{players}.png")
-    assert_fits(phone, 360)
-    heads = phone.locator("#pad thead th.name")
-    for seat, name in enumerate(names):
-        # Every name whole, read as it is (soft hyphens break it only on screen).
-        text = heads.nth(seat).locator(".name-text")
-        expect(text).to_be_visible()
-        assert text.inner_text().replace("\N{SOFT HYPHEN}", "").replace("\n", "") == name
+    with shot_if_failing(phone, artifacts / f"pad-fits-360-{players}.png"):
+        assert_fits(phone, 360)
+        heads = phone.locator("#pad thead th.name")
+        for seat, name in enumerate(names):
+            # Every name whole, read as it is (soft hyphens break it only on screen).
+            text = heads.nth(seat).locator(".name-text")
+            expect(text).to_be_visible()
+            assert text.inner_text().replace("\N{SOFT HYPHEN}", "").replace("\n", "") == name
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
@@ -93,16 +99,15 @@ def test_the_pad_fits_a_360_screen_without_sideways_scrolling(
 def test_the_pad_fits_every_phone_width(
     app: Flask,
     live_server: str,
-    browser: Browser,
+    kept_pages: KeptPages,
     browser_context_args: dict[str, Any],
     artifacts: Path,
     players: int,
     names: list[str],
     locale: str,
 ) -> None:
-    context = browser.new_context(**{**browser_context_args, "locale": locale})
     try:
-        phone = context.new_page()
+        phone = kept_pages.take(live_server, browser_context_args["viewport"], locale)
         phone.goto(
             live_server + scored_game(app, names[:players], rounds=12 if players == 3 else 7)
         )
@@ -112,10 +117,10 @@ def test_the_pad_fits_every_phone_width(
             phone.set_viewport_size({"width": width, "height": 740})
             phone.locator("#pad").scroll_into_view_if_needed()
             shot = f"pad-fits-{width}-{players}-{len(names[0])}-{locale[:2]}.png"
-            phone.screenshot(path=artifacts / shot)
-            assert_fits(phone, width)
+            with shot_if_failing(phone, artifacts / shot):
+                assert_fits(phone, width)
     finally:
-        context.close()
+        kept_pages.give_back()
 
 
 ONE_LONG = ["Anna", "Ben", "Clara", "Dieter", "Eva", "Eberhardt-Maximilian"]
@@ -154,14 +159,14 @@ def test_short_names_stay_whole_beside_a_long_one(
     show_pad(phone)
     expect(phone.locator("#pad")).to_be_visible()
     phone.locator("#pad").scroll_into_view_if_needed()
-    phone.screenshot(path=artifacts / f"pad-one-long-name-{width}-{rounds}.png")
-    assert_fits(phone, width)
-    heads = phone.locator("#pad thead th.name .name-text")
-    for seat, name in enumerate(ONE_LONG[:5]):
-        assert heads.nth(seat).evaluate(LINES) == [name]
-    long_lines = heads.nth(5).evaluate(LINES)
-    assert "".join(long_lines) == ONE_LONG[5]
-    assert all(len(line.strip("-")) >= 3 for line in long_lines), long_lines
+    with shot_if_failing(phone, artifacts / f"pad-one-long-name-{width}-{rounds}.png"):
+        assert_fits(phone, width)
+        heads = phone.locator("#pad thead th.name .name-text")
+        for seat, name in enumerate(ONE_LONG[:5]):
+            assert heads.nth(seat).evaluate(LINES) == [name]
+        long_lines = heads.nth(5).evaluate(LINES)
+        assert "".join(long_lines) == ONE_LONG[5]
+        assert all(len(line.strip("-")) >= 3 for line in long_lines), long_lines
 
 
 def test_r17_the_podium_breaks_a_long_name_between_syllables(
@@ -224,8 +229,8 @@ def test_the_players_share_the_pad_evenly_and_the_dealer_mark_stays_clear_of_the
     phone.goto(live_server + scored_game(app, names, rounds=12 if players < 5 else 7))
     show_pad(phone)
     phone.locator("#pad").scroll_into_view_if_needed()
-    phone.screenshot(path=artifacts / f"pad-even-{players}-{each_phone.label}.png")
-    assert_fits(phone, each_phone.width)
-    found = phone.evaluate(COLUMNS)
-    assert max(found["widths"]) <= min(found["widths"]) * (1.02 if players < 5 else 1.4)
-    assert found["overlaps"] == [], found
+    with shot_if_failing(phone, artifacts / f"pad-even-{players}-{each_phone.label}.png"):
+        assert_fits(phone, each_phone.width)
+        found = phone.evaluate(COLUMNS)
+        assert max(found["widths"]) <= min(found["widths"]) * (1.02 if players < 5 else 1.4)
+        assert found["overlaps"] == [], found

@@ -33,6 +33,45 @@ def new_game(app: Flask, names: list[str], rules: dict[str, Any]) -> str:
         return f"/games/{made.public_id}/score/{token}"
 
 
+# What ``Screen.before`` checks, in one call: whether the target and each message on the
+# panel are visible and wholly on the screen (inside the window, as their boxes say, and
+# not clipped, as an IntersectionObserver says: what expect's to_be_visible and
+# to_be_in_viewport(ratio=1) look at), where the keys are, the round's title, the scroll.
+LOOK = """async (target, messages) => {
+    const entry = document.getElementById('entry');
+    const found = [...entry.querySelectorAll(messages)];
+    const box = e => {
+        const r = e.getBoundingClientRect();
+        return {x: r.x, y: r.y, width: r.width, height: r.height};
+    };
+    const shown = e => e.checkVisibility({visibilityProperty: true})
+        && e.getBoundingClientRect().width > 0 && e.getBoundingClientRect().height > 0;
+    const watched = [...new Set([target, ...found.filter(shown)])];
+    const ratios = await new Promise(resolve => {
+        const seen = new Map();
+        const observer = new IntersectionObserver(entries => {
+            for (const one of entries) seen.set(one.target, one.intersectionRatio);
+            if (seen.size === watched.length) { observer.disconnect(); resolve(seen); }
+        });
+        watched.forEach(e => observer.observe(e));
+    });
+    const onScreen = e => {
+        const r = e.getBoundingClientRect();
+        return shown(e) && ratios.get(e) >= 1 && r.x >= 0 && r.y >= 0
+            && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+    };
+    const keys = entry.querySelector('form.taps .keys');
+    return {
+        scrolled: window.scrollY,
+        title: entry.querySelector('#entry-title').innerText,
+        target: onScreen(target),
+        messages: found.map(e => ({box: box(e), text: e.innerText,
+                                   on_screen: shown(e) && onScreen(e)})),
+        keys: keys && shown(keys) ? box(keys) : null,
+    };
+}"""
+
+
 class Screen:
     """What the scorer sees before each tap, checked."""
 
@@ -53,23 +92,24 @@ class Screen:
 
     def before(self, thumb: Thumb, target: Locator) -> None:
         """The page has not scrolled; the target and every message are on the screen;
-        within a round the keys have not moved."""
-        scrolled = self.page.evaluate("window.scrollY")
-        if scrolled:
+        within a round the keys have not moved. One look in the page (LOOK) finds it all
+        out; where it finds the target or a message not on the screen, ``on_screen``
+        checks it again, with its waits, and says what is wrong."""
+        seen = target.evaluate(LOOK, MESSAGES)
+        if seen["scrolled"]:
             self.page.screenshot(path=ARTIFACTS / "one-screen-scrolled.png")
-        assert scrolled == 0, thumb.title()
-        self.on_screen(target)
-        for message in thumb.entry.locator(MESSAGES).all():
-            box = message.bounding_box()
-            if box is not None and box["width"] > 1:  # not for screen readers alone
-                self.on_screen(message)
-                if "can't bid" in message.inner_text():
-                    self.reasons.append(message.inner_text())
-        keys = thumb.entry.locator("form.taps .keys")
-        if keys.count() and keys.is_visible():
-            box = keys.bounding_box()
-            assert box is not None
-            now = thumb.title()
+        assert seen["scrolled"] == 0, seen["title"]
+        if not seen["target"]:
+            self.on_screen(target)
+        messages = thumb.entry.locator(MESSAGES)
+        for index, message in enumerate(seen["messages"]):
+            if message["box"]["width"] > 1:  # not for screen readers alone
+                if not message["on_screen"]:
+                    self.on_screen(messages.nth(index))
+                if "can't bid" in message["text"]:
+                    self.reasons.append(message["text"])
+        if seen["keys"] is not None:
+            now, box = seen["title"], seen["keys"]
             if self.keys is not None and self.keys[0] == now:
                 assert box == self.keys[1], f"the keys moved in {now}"
             self.keys = (now, box)

@@ -16,8 +16,13 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from scorekeeper import transaction
 from scorekeeper.services import games as game_service
-from tests.browser.conftest import Phone
+from tests.browser.conftest import LAYOUT, Phone
 from tests.browser.test_a11y import TAP_TARGETS, axe_problems
+
+# The phones of phone_in and each_phone stay open from test to test (KeptPages): the
+# tests that take them add no handlers, scripts or routes to them (``phones`` below,
+# which get a handler, are made anew for each test).
+KEEP_PAGES = True
 
 NAMES = ["Maximilian", "Anna-Lena", "Christopher", "Dora", "Emil", "Friederike"]
 
@@ -43,7 +48,12 @@ TWO_ROUNDS = [
 def phones(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[list[Page]]:
     """Two phones: the scorer's, light, and a follower's, dark (CSP bypassed for axe)."""
     contexts = [
-        browser.new_context(**browser_context_args, color_scheme=scheme, bypass_csp=True)  # type: ignore[arg-type]
+        browser.new_context(
+            **browser_context_args,
+            color_scheme=scheme,
+            bypass_csp=True,  # type: ignore[arg-type]
+            **LAYOUT,
+        )
         for scheme in ("light", "dark")
     ]
     yield [c.new_page() for c in contexts]

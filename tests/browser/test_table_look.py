@@ -14,12 +14,16 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Response, expect
 
 from scorekeeper import transaction
 from scorekeeper.services import games as game_service
 from scorekeeper.web.pwa import YEAR, file_version
 from tests.browser.conftest import Phone
+
+# The phones (phone_in, each_phone) stay open from test to test (KeptPages): the tests
+# here add no scripts or routes to them, and take back the one handler they add.
+KEEP_PAGES = True
 
 FONT = "Scorekeeper Ledger"
 FONT_FILE = "fonts/ledger/ledger-bold.woff2"
@@ -72,10 +76,16 @@ def test_names_and_figures_in_the_ledger_typeface_kept_for_a_year(
     phone_in: Callable[[int, int, str], Page], app: Flask, live_server: str
 ) -> None:
     page = phone_in(360, 640, "light")
-    fonts = []
-    page.on("response", lambda r: fonts.append(r) if "/static/fonts/" in r.url else None)
+    fonts: list[Response] = []
+
+    def fetched(response: Response) -> None:
+        if "/static/fonts/" in response.url:
+            fonts.append(response)
+
+    page.on("response", fetched)
     page.goto(live_server + scorer_link(app, SIX, 2, bids=True))
     font_loaded(page)
+    page.remove_listener("response", fetched)  # the page goes on to the next test
     # Asked for once, by its version, and kept for a year as the same bytes.
     assert len(fonts) == 1, [r.url for r in fonts]
     assert fonts[0].url.endswith(f"/static/{FONT_FILE}?v={file_version_of(app)}")
