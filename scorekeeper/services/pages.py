@@ -3,10 +3,11 @@ are services.history's.)"""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import Text, select, type_coerce
 
 from scorekeeper import i18n
 from scorekeeper.extensions import db
@@ -19,22 +20,41 @@ _TAP_ACTIONS = ("bid", "tricks", "trump")
 
 @dataclass(frozen=True)
 class LogLine:
+    id: int
     at: datetime
     round_number: int | None
     action: str
-    summary: str
+    message: str | None
+    facts: object  # as JSON text where the database hands it over so (SQLite)
+    stored: str  # the English words of the time
+
+    @property
+    def summary(self) -> str:
+        """The line in the reader's language, worded from its message id and facts (a
+        line is never changed once written: a page may keep it worded, and its facts are
+        read from their JSON only when it is worded)."""
+        facts = self.facts
+        if isinstance(facts, str):
+            try:
+                facts = json.loads(facts)
+            except ValueError:
+                return self.stored
+        return i18n.log_line(self.message, facts, self.stored)
 
 
 def change_log(game: Game, taps: bool = False) -> list[LogLine]:
     """The game's change log, newest first; without the single taps of round entry unless
     ``taps``. Summaries never hold a bid that is still hidden or secret (V3, V4)."""
-    query = select(Change).where(Change.game_id == game.id)
+    query = select(
+        Change.id,
+        Change.at,
+        Change.round_number,
+        Change.action,
+        Change.message,
+        type_coerce(Change.facts, Text),  # decoded when worded (summary)
+        Change.summary,
+    ).where(Change.game_id == game.id)
     if not taps:
         query = query.where(Change.action.not_in(_TAP_ACTIONS))
-    changes = db.session.scalars(query.order_by(Change.id.desc()))
-    return [LogLine(c.at, c.round_number, c.action, _words(c)) for c in changes]
-
-
-def _words(change: Change) -> str:
-    """A change in the reader's language, worded from its message id and facts."""
-    return i18n.log_line(change.message, change.facts, change.summary)
+    rows = db.session.execute(query.order_by(Change.id.desc()))
+    return [LogLine(*row) for row in rows]

@@ -1,0 +1,142 @@
+"""Pieces of the game page rendered once and kept in the process's memory for as long as
+they show the same: the pad's rows and the change log's lines.
+
+A new version of a game changes few of them: a tap in the open round changes that row
+alone, a scored round that one and the next, a correction the totals from its round on;
+the log gains a line at its top. The page cache (``web/cached.py``) renders each version
+once; with these kept, that render renders only the rows that differ and the new lines.
+A row is kept under everything it shows — the round's cells, whether it is the open
+round, the leaders when it is the last scored round, the scorer's or a follower's view,
+the language, the game and the address it was asked at — so a kept row is exactly what
+rendering it again would give. A log line is never changed once written: it is kept
+under its id, time, action and words as stored, and the language.
+``PAGE_CACHE = False`` renders every piece, as every page. The process keeps up to
+``FRAGMENT_CACHE_MB`` (default 16) of them, those used least recently going first.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Hashable
+from contextlib import suppress
+from dataclasses import fields
+
+from cachetools import LRUCache
+from flask import current_app, request
+from jinja2 import Template
+from markupsafe import Markup
+
+from scorekeeper.i18n import current_language
+from scorekeeper.services.padview import PadView, Row
+from scorekeeper.services.pages import LogLine
+from scorekeeper.web import bp
+
+ROW_TEMPLATE = "games/_pad_row.html"
+LOG_LINE_TEMPLATE = "games/_log_line.html"
+DEFAULT_MB = 16
+_EXTENSION = "scorekeeper.fragments"
+_ROW_FIELDS = tuple(f.name for f in fields(Row))
+# About what a kept piece takes besides its text: its key and the cache's entry.
+_OVERHEAD = 600
+
+
+class _Kept:
+    def __init__(self, limit: int) -> None:
+        self.pieces: LRUCache[Hashable, str] = LRUCache(
+            maxsize=limit, getsizeof=lambda html: len(html) + _OVERHEAD
+        )
+        self.lock = threading.Lock()  # worker threads share it
+
+
+class _Pieces:
+    """The pieces of one list (a pad's rows, a log's lines), kept or rendered: what they
+    all depend on looked up once."""
+
+    def __init__(self) -> None:
+        app = current_app._get_current_object()  # type: ignore[attr-defined]
+        self.template_of = app.jinja_env.get_template
+        self.language = current_language()
+        self.root = request.script_root
+        self.kept: _Kept | None = None
+        if app.config.get("PAGE_CACHE", True):
+            self.kept = app.extensions.get(_EXTENSION)
+            if self.kept is None:
+                limit = int(float(app.config.get("FRAGMENT_CACHE_MB", DEFAULT_MB)) * 2**20)
+                self.kept = app.extensions.setdefault(_EXTENSION, _Kept(limit))
+
+    def piece(self, template: str, key: Hashable, values: dict[str, object]) -> Markup:
+        """``template`` rendered with ``values`` (nothing else), kept under ``key``."""
+        kept = self.kept
+        if kept is None:  # PAGE_CACHE off: rendered every time
+            return Markup(_render(self.template_of(template), values))
+        with kept.lock:
+            html = kept.pieces.get(key)
+        if html is None:
+            html = _render(self.template_of(template), values)
+            # (A piece larger than the whole limit is not kept.)
+            with kept.lock, suppress(ValueError):
+                kept.pieces[key] = html
+        return Markup(html)
+
+
+def _render(template: Template, values: dict[str, object]) -> str:
+    return template.render(values)
+
+
+def _shown(row: Row) -> tuple[object, ...]:
+    """All of a row, hashable (its cells as a tuple: a list is no key)."""
+    return tuple(
+        tuple(value) if isinstance(value, list) else value
+        for value in (getattr(row, name) for name in _ROW_FIELDS)
+    )
+
+
+@bp.app_template_global("pad_rows")
+def pad_rows(
+    pad: PadView, done: int, scorer: bool, oob: bool = False, only: int | None = None
+) -> list[Markup]:
+    """The rows of the pad (``done``: how many rounds are scored), or round ``only``'s
+    alone; ``oob``: sent out of band."""
+    pieces = _Pieces()
+    shown = []
+    for row in pad.rows:
+        if only is not None and row.number != only:
+            continue
+        current = pad.draft is not None and row.number == pad.draft.number
+        leaders = tuple(pad.leaders) if row.number == done else ()
+        editable = bool(scorer) and row.complete
+        key = (
+            "row",
+            pieces.language,
+            pieces.root,
+            pad.public_id,
+            editable,
+            oob,
+            current,
+            leaders,
+            _shown(row),
+        )
+        values = {
+            "row": row,
+            "current": current,
+            "leaders": leaders,
+            "editable": editable,
+            "public_id": pad.public_id,
+            "oob_row": oob,
+        }
+        shown.append(pieces.piece(ROW_TEMPLATE, key, values))
+    return shown
+
+
+@bp.app_template_global("log_lines")
+def log_lines(lines: list[LogLine]) -> list[Markup]:
+    """The lines of a change log."""
+    pieces = _Pieces()
+    return [
+        pieces.piece(
+            LOG_LINE_TEMPLATE,
+            ("log", pieces.language, line.id, line.at, line.action, line.message, line.stored),
+            {"line": line},
+        )
+        for line in lines
+    ]
