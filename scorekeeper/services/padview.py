@@ -347,7 +347,7 @@ def pad_view(game: Game) -> PadView:
                 cells,
                 scored.complete,
                 True,
-                _flag(game, sheet, scored) if scored.complete else None,
+                _flag(names, sheet, scored) if scored.complete else None,
                 trump_mark=trump_mark(scored.entry.trump, rules),
                 trump_wizard=bool(scored.entry.trump and scored.entry.trump.wizard_turned),
                 no_trump_round=engine.deals_every_card(rules, n, scored.cards),
@@ -396,7 +396,7 @@ def pad_view(game: Game) -> PadView:
     )
 
 
-def _flag(game: Game, sheet: engine.Sheet, scored: engine.ScoredRound) -> str | None:
+def _flag(names: list[str], sheet: engine.Sheet, scored: engine.ScoredRound) -> str | None:
     """P2: say when a round would now be refused after a correction before it."""
     refusal = _refusal(
         sheet.rules,
@@ -405,7 +405,7 @@ def _flag(game: Game, sheet: engine.Sheet, scored: engine.ScoredRound) -> str | 
         scored.dealer,
         sheet.totals_before(scored.number),
         scored.entry,
-        tuple(game_service.names_of(game)),
+        tuple(names),
     )
     if refusal is None:
         return None
