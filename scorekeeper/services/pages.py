@@ -4,6 +4,7 @@ are services.history's.)"""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -30,9 +31,8 @@ class LogLine:
 
     @property
     def summary(self) -> str:
-        """The line in the reader's language, worded from its message id and facts (a
-        line is never changed once written: a page may keep it worded, and its facts are
-        read from their JSON only when it is worded)."""
+        """The line in the reader's language, worded from its message id and facts; its
+        facts are read from their JSON only when it is worded."""
         facts = self.facts
         if isinstance(facts, str):
             try:
@@ -42,19 +42,46 @@ class LogLine:
         return i18n.log_line(self.message, facts, self.stored)
 
 
-def change_log(game: Game, taps: bool = False) -> list[LogLine]:
+@dataclass(frozen=True)
+class ChangeLog:
+    """A game's change log, newest first, as the ids of its lines: a line is never changed
+    once written, so a page may keep it worded and read only the lines it has not."""
+
+    game: str  # the game's public id
+    ids: tuple[int, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.ids)
+
+    def lines(self, ids: Iterable[int]) -> dict[int, LogLine]:
+        """These lines of the log, by id (one query)."""
+        wanted = list(ids)
+        if not wanted:
+            return {}
+        rows = db.session.execute(
+            select(
+                Change.id,
+                Change.at,
+                Change.round_number,
+                Change.action,
+                Change.message,
+                type_coerce(Change.facts, Text),  # decoded when worded (summary)
+                Change.summary,
+            ).where(Change.id.in_(wanted))
+        )
+        return {row[0]: LogLine(*row) for row in rows}
+
+    def all_lines(self) -> list[LogLine]:
+        """Every line, newest first."""
+        found = self.lines(self.ids)
+        return [found[i] for i in self.ids]
+
+
+def change_log(game: Game, taps: bool = False) -> ChangeLog:
     """The game's change log, newest first; without the single taps of round entry unless
     ``taps``. Summaries never hold a bid that is still hidden or secret (V3, V4)."""
-    query = select(
-        Change.id,
-        Change.at,
-        Change.round_number,
-        Change.action,
-        Change.message,
-        type_coerce(Change.facts, Text),  # decoded when worded (summary)
-        Change.summary,
-    ).where(Change.game_id == game.id)
+    query = select(Change.id).where(Change.game_id == game.id)
     if not taps:
         query = query.where(Change.action.not_in(_TAP_ACTIONS))
-    rows = db.session.execute(query.order_by(Change.id.desc()))
-    return [LogLine(*row) for row in rows]
+    ids = db.session.scalars(query.order_by(Change.id.desc()))
+    return ChangeLog(game.public_id, tuple(ids))

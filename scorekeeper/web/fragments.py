@@ -9,7 +9,7 @@ A row is kept under everything it shows — the round's cells, whether it is the
 round, the leaders when it is the last scored round, the scorer's or a follower's view,
 the language, the game and the address it was asked at — so a kept row is exactly what
 rendering it again would give. A log line is never changed once written: it is kept
-under its id, time, action and words as stored, and the language.
+under the game, its id and the language, and only the lines not kept are read.
 ``PAGE_CACHE = False`` renders every piece, as every page. The process keeps up to
 ``FRAGMENT_CACHE_MB`` (default 16) of them, those used least recently going first.
 """
@@ -28,7 +28,7 @@ from markupsafe import Markup
 
 from scorekeeper.i18n import current_language
 from scorekeeper.services.padview import PadView, Row
-from scorekeeper.services.pages import LogLine
+from scorekeeper.services.pages import ChangeLog
 from scorekeeper.web import bp
 
 ROW_TEMPLATE = "games/_pad_row.html"
@@ -64,18 +64,25 @@ class _Pieces:
                 limit = int(float(app.config.get("FRAGMENT_CACHE_MB", DEFAULT_MB)) * 2**20)
                 self.kept = app.extensions.setdefault(_EXTENSION, _Kept(limit))
 
+    def kept_html(self, keys: list[Hashable]) -> list[str | None]:
+        """The pieces kept under these keys (``None`` where none is)."""
+        if self.kept is None:  # PAGE_CACHE off: rendered every time
+            return [None] * len(keys)
+        with self.kept.lock:
+            return [self.kept.pieces.get(key) for key in keys]
+
+    def keep(self, key: Hashable, html: str) -> None:
+        if self.kept is not None:
+            # (A piece larger than the whole limit is not kept.)
+            with self.kept.lock, suppress(ValueError):
+                self.kept.pieces[key] = html
+
     def piece(self, template: str, key: Hashable, values: dict[str, object]) -> Markup:
         """``template`` rendered with ``values`` (nothing else), kept under ``key``."""
-        kept = self.kept
-        if kept is None:  # PAGE_CACHE off: rendered every time
-            return Markup(_render(self.template_of(template), values))
-        with kept.lock:
-            html = kept.pieces.get(key)
+        html = self.kept_html([key])[0]
         if html is None:
             html = _render(self.template_of(template), values)
-            # (A piece larger than the whole limit is not kept.)
-            with kept.lock, suppress(ValueError):
-                kept.pieces[key] = html
+            self.keep(key, html)
         return Markup(html)
 
 
@@ -129,14 +136,19 @@ def pad_rows(
 
 
 @bp.app_template_global("log_lines")
-def log_lines(lines: list[LogLine]) -> list[Markup]:
-    """The lines of a change log."""
+def log_lines(log: ChangeLog) -> list[Markup]:
+    """The lines of a change log: those kept, and the others read and rendered."""
     pieces = _Pieces()
-    return [
-        pieces.piece(
-            LOG_LINE_TEMPLATE,
-            ("log", pieces.language, line.id, line.at, line.action, line.message, line.stored),
-            {"line": line},
-        )
-        for line in lines
-    ]
+    keys: list[Hashable] = [("log", pieces.language, log.game, i) for i in log.ids]
+    found = pieces.kept_html(keys)
+    lines = log.lines(i for i, html in zip(log.ids, found, strict=True) if html is None)
+    shown = []
+    for i, key, html in zip(log.ids, keys, found, strict=True):
+        if html is None:
+            line = lines.get(i)
+            if line is None:  # gone meanwhile (the game was deleted for good)
+                continue
+            html = _render(pieces.template_of(LOG_LINE_TEMPLATE), {"line": line})
+            pieces.keep(key, html)
+        shown.append(Markup(html))
+    return shown
