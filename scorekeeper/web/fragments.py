@@ -11,15 +11,16 @@ the language, the game and the address it was asked at — so a kept row is exac
 rendering it again would give. A log line is never changed once written: it is kept
 under the game, its id and the language, and only the lines not kept are read.
 ``PAGE_CACHE = False`` renders every piece, as every page. The process keeps up to
-``FRAGMENT_CACHE_MB`` (default 16) of them, those used least recently going first.
+``FRAGMENT_CACHE_MB`` of them (default 32, the pieces of about 1,500 games being played),
+those used least recently going first.
 """
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Hashable
 from contextlib import suppress
-from dataclasses import fields
 
 from cachetools import LRUCache
 from flask import current_app, request
@@ -27,17 +28,16 @@ from jinja2 import Template
 from markupsafe import Markup
 
 from scorekeeper.i18n import current_language
-from scorekeeper.services.padview import PadView, Row
+from scorekeeper.services.padview import PadView
 from scorekeeper.services.pages import ChangeLog
 from scorekeeper.web import bp
 
 ROW_TEMPLATE = "games/_pad_row.html"
 LOG_LINE_TEMPLATE = "games/_log_line.html"
-DEFAULT_MB = 16
+DEFAULT_MB = 32
 _EXTENSION = "scorekeeper.fragments"
-_ROW_FIELDS = tuple(f.name for f in fields(Row))
 # About what a kept piece takes besides its text: its key and the cache's entry.
-_OVERHEAD = 600
+_OVERHEAD = 300
 
 
 class _Kept:
@@ -90,14 +90,6 @@ def _render(template: Template, values: dict[str, object]) -> str:
     return template.render(values)
 
 
-def _shown(row: Row) -> tuple[object, ...]:
-    """All of a row, hashable (its cells as a tuple: a list is no key)."""
-    return tuple(
-        tuple(value) if isinstance(value, list) else value
-        for value in (getattr(row, name) for name in _ROW_FIELDS)
-    )
-
-
 @bp.app_template_global("pad_rows")
 def pad_rows(
     pad: PadView, done: int, scorer: bool, oob: bool = False, only: int | None = None
@@ -105,24 +97,17 @@ def pad_rows(
     """The rows of the pad (``done``: how many rounds are scored), or round ``only``'s
     alone; ``oob``: sent out of band."""
     pieces = _Pieces()
-    shown = []
+    rows = []
     for row in pad.rows:
         if only is not None and row.number != only:
             continue
         current = pad.draft is not None and row.number == pad.draft.number
         leaders = tuple(pad.leaders) if row.number == done else ()
         editable = bool(scorer) and row.complete
-        key = (
-            "row",
-            pieces.language,
-            pieces.root,
-            pad.public_id,
-            editable,
-            oob,
-            current,
-            leaders,
-            _shown(row),
-        )
+        # All the row shows, its cells included (a dataclass's repr names every field),
+        # digested: a kept row weighs its text and a few bytes more.
+        shown = (pieces.language, pieces.root, pad.public_id, editable, oob, current, leaders)
+        key = ("row", hashlib.blake2b(repr((shown, row)).encode(), digest_size=20).digest())
         values = {
             "row": row,
             "current": current,
@@ -131,8 +116,8 @@ def pad_rows(
             "public_id": pad.public_id,
             "oob_row": oob,
         }
-        shown.append(pieces.piece(ROW_TEMPLATE, key, values))
-    return shown
+        rows.append(pieces.piece(ROW_TEMPLATE, key, values))
+    return rows
 
 
 @bp.app_template_global("log_lines")
