@@ -7,12 +7,13 @@ they are shown) in two languages."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import pytest
 from flask import Flask
 
 from scorekeeper.services import pagecache
+from scorekeeper.services.pages import ChangeLog, LogLine
 from scorekeeper.web import fragments
 from tests.history.test_queries import counting as statements
 from tests.web.support import HX, Pages, ok, section
@@ -121,3 +122,28 @@ def test_a_follower_fetching_a_kept_update_costs_one_lookup(
         again = app.test_client().get(f"/games/{pid}/live?v=1", headers=HX)
     assert again.status_code == 200 and again.data == first.data
     assert looked_up == [pid] and seen == []
+
+
+def test_a_new_version_reads_only_its_new_log_line(
+    app: Flask, pages: Pages, follower: Pages, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pid = pages.new_game(["Ann", "Ben", "Cat"])
+    for number in range(1, 4):
+        pages.play_round(pid, {seat % 3: 0 for seat in range(number, number + 3)}, {0: number})
+    german = {**HX, "Accept-Language": "de"}
+    before = follower.client.get(f"/games/{pid}/live?v=0", headers=german)  # all kept
+    read: list[list[int]] = []
+    lines = ChangeLog.lines
+
+    def counted(log: ChangeLog, ids: Iterable[int]) -> dict[int, LogLine]:
+        wanted = list(ids)
+        read.append(wanted)
+        return lines(log, wanted)
+
+    monkeypatch.setattr(ChangeLog, "lines", counted)
+    ok(pages.correct(pid, 2, [0, 0, 0], [0, 2, 0]))  # a line more: the scorer reads it
+    update = follower.client.get(f"/games/{pid}/live?v=0", headers=german)
+    assert [len(ids) for ids in read] == [1, 1]  # in English, then in German
+    assert read[0] == read[1]
+    shown = [answer.get_data(as_text=True).count('<li class="log-') for answer in (before, update)]
+    assert shown[1] == shown[0] + 1
