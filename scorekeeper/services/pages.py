@@ -17,6 +17,7 @@ from scorekeeper.models import Change, Game
 # Taps while a round is entered are logged too, but the log a person reads shows what a
 # paper pad would: rounds written, corrected or struck out.
 _TAP_ACTIONS = ("bid", "tricks", "trump")
+_READ_AT_ONCE = 500
 
 
 @dataclass(frozen=True)
@@ -54,22 +55,24 @@ class ChangeLog:
         return bool(self.ids)
 
     def lines(self, ids: Iterable[int]) -> dict[int, LogLine]:
-        """These lines of the log, by id (one query)."""
+        """These lines of the log, by id (a query per ``_READ_AT_ONCE`` of them: a page
+        new to a long log reads it all, and a database takes only so many parameters)."""
         wanted = list(ids)
-        if not wanted:
-            return {}
-        rows = db.session.execute(
-            select(
-                Change.id,
-                Change.at,
-                Change.round_number,
-                Change.action,
-                Change.message,
-                type_coerce(Change.facts, Text),  # decoded when worded (summary)
-                Change.summary,
-            ).where(Change.id.in_(wanted))
-        )
-        return {row[0]: LogLine(*row) for row in rows}
+        found: dict[int, LogLine] = {}
+        for start in range(0, len(wanted), _READ_AT_ONCE):
+            rows = db.session.execute(
+                select(
+                    Change.id,
+                    Change.at,
+                    Change.round_number,
+                    Change.action,
+                    Change.message,
+                    type_coerce(Change.facts, Text),  # decoded when worded (summary)
+                    Change.summary,
+                ).where(Change.id.in_(wanted[start : start + _READ_AT_ONCE]))
+            )
+            found.update((row[0], LogLine(*row)) for row in rows)
+        return found
 
     def all_lines(self) -> list[LogLine]:
         """Every line, newest first."""

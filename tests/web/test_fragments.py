@@ -147,3 +147,24 @@ def test_a_new_version_reads_only_its_new_log_line(
     assert read[0] == read[1]
     shown = [answer.get_data(as_text=True).count('<li class="log-') for answer in (before, update)]
     assert shown[1] == shown[0] + 1
+
+
+def test_a_long_log_is_read_in_parts(
+    app: Flask, pages: Pages, follower: Pages, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database takes only so many parameters in one statement (SQLite 32,766): a log
+    longer than a part is read part by part, whole."""
+    from scorekeeper.services import games as game_service
+    from scorekeeper.services import pages as page_service
+
+    monkeypatch.setattr(page_service, "_READ_AT_ONCE", 2)
+    pid = pages.new_game(["Ann", "Ben", "Cat"])
+    for number in range(1, 4):
+        pages.play_round(pid, {seat % 3: 0 for seat in range(number, number + 3)}, {0: number})
+    ok(pages.correct(pid, 1, [0, 0, 0], [0, 1, 0]))
+    update = follower.client.get(f"/games/{pid}/live?v=0", headers=HX).get_data(as_text=True)
+    with app.app_context():
+        log = page_service.change_log(game_service.get_game(pid))
+    assert len(log.ids) >= 5
+    assert update.count('<li class="log-') == len(log.ids)
+    _same_as_fresh(app, pages, follower, pid)
