@@ -4,6 +4,7 @@ printed pad: rows per round, masked bids (V3, V4), trump in words, leaders, winn
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from scorekeeper import engine, i18n
@@ -346,7 +347,7 @@ def pad_view(game: Game) -> PadView:
                 cells,
                 scored.complete,
                 True,
-                _flag(game, sheet, scored) if scored.complete else None,
+                _flag(names, sheet, scored) if scored.complete else None,
                 trump_mark=trump_mark(scored.entry.trump, rules),
                 trump_wizard=bool(scored.entry.trump and scored.entry.trump.wizard_turned),
                 no_trump_round=engine.deals_every_card(rules, n, scored.cards),
@@ -395,22 +396,43 @@ def pad_view(game: Game) -> PadView:
     )
 
 
-def _flag(game: Game, sheet: engine.Sheet, scored: engine.ScoredRound) -> str | None:
+def _flag(names: list[str], sheet: engine.Sheet, scored: engine.ScoredRound) -> str | None:
     """P2: say when a round would now be refused after a correction before it."""
-    draft = engine.RoundDraft.of_entry(
+    refusal = _refusal(
         sheet.rules,
         scored.number,
         scored.cards,
         scored.dealer,
         sheet.totals_before(scored.number),
         scored.entry,
+        tuple(names),
     )
+    if refusal is None:
+        return None
+    return i18n._(
+        "Kept as played, though after a correction: %(reason)s", reason=i18n.rule_message(refusal)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _refusal(
+    rules: RuleSet,
+    number: int,
+    cards: int,
+    dealer: int,
+    totals_before: tuple[int, ...],
+    entry: engine.RoundEntry,
+    names: tuple[str, ...],
+) -> ValueError | None:
+    """Why the rules would refuse a played round now (``None``: they wouldn't): the same
+    for the same round and totals before it, so checked once for every page that shows
+    the round (the engine's check of every played round took a seventh of rendering a
+    game page)."""
+    draft = engine.RoundDraft.of_entry(rules, number, cards, dealer, totals_before, entry)
     try:
-        draft.check(game_service.names_of(game))
+        draft.check(names)
     except ValueError as exc:
-        return i18n._(
-            "Kept as played, though after a correction: %(reason)s", reason=i18n.rule_message(exc)
-        )
+        return exc.with_traceback(None)  # kept without the frames it was raised in
     return None
 
 

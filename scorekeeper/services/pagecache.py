@@ -126,15 +126,18 @@ def _pages() -> _Pages:
 
 
 # Compiled once per database dialect (SQLite's "?" or psycopg's "%(name)s" parameters).
-_VERSION = select(Game.version).where(Game.public_id == bindparam("public_id"))
+_STATE = select(Game.version, Game.deleted_at.is_not(None)).where(
+    Game.public_id == bindparam("public_id")
+)
 
 
-def current_version(public_id: str) -> int | None:
-    """The game's version as stored now (``None`` for no such game)."""
+def current_state(public_id: str) -> tuple[int, bool] | None:
+    """The game's version as stored now and whether it is deleted (``None`` for no such
+    game): what a following phone asks with every update, in one lookup."""
     engine = db.engine
     compiled = _compiled.get(engine.dialect.name)
     if compiled is None:
-        statement = _VERSION.compile(dialect=engine.dialect)
+        statement = _STATE.compile(dialect=engine.dialect)
         names = tuple(statement.positiontup or ())
         compiled = _compiled[engine.dialect.name] = (statement.string, names)
     sql, order = compiled
@@ -150,7 +153,13 @@ def current_version(public_id: str) -> int | None:
         cursor.close()
     finally:
         connection.close()
-    return None if row is None else int(row[0])
+    return None if row is None else (int(row[0]), bool(row[1]))
+
+
+def current_version(public_id: str) -> int | None:
+    """The game's version as stored now (``None`` for no such game)."""
+    state = current_state(public_id)
+    return None if state is None else state[0]
 
 
 def lookup(public_id: str, variant: str, version: int | None = None) -> Kept | None:

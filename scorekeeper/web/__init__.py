@@ -22,6 +22,7 @@ from scorekeeper.web import (  # noqa: E402, F401
     circles,
     errors,
     filters,
+    fragments,
     games,
     health,
     history,

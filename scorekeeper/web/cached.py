@@ -85,12 +85,14 @@ def page(
     render: Render,
     new_key: Callable[[], str],
     secret: str | None = None,
+    version: int | None = None,
 ) -> Response:
     """The page ``kind`` of a game as ``role`` sees it, from the cache or rendered.
 
     ``render(overrides)`` renders it with ``overrides`` added to the template context and
     returns the HTML and the game it showed; ``new_key`` makes a fresh idempotency key. A
-    page that shows ``secret`` is served but never kept.
+    page that shows ``secret`` is served but never kept. ``version``: the game's version
+    when the caller has just read it (else it is read here).
     """
     setup = _setup()
     # The whole root URL (scheme, host and script root) is part of the variant: every link
@@ -101,10 +103,10 @@ def page(
             (setup.build, kind, current_language(), current_theme(), role, request.url_root)
         ).encode()
     ).hexdigest()[:32]
-    kept = pagecache.lookup(public_id, variant)
+    kept = pagecache.lookup(public_id, variant, version)
     if kept is None:
         with _first_render(public_id, variant):
-            kept = pagecache.lookup(public_id, variant)  # rendered while this one waited
+            kept = pagecache.lookup(public_id, variant, version)  # rendered meanwhile
             if kept is None:
                 return _render(public_id, variant, render, new_key, setup, secret)
     return _answer(kept, setup, new_key)

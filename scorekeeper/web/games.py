@@ -33,6 +33,7 @@ from scorekeeper.models import Game
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import digital as digital_service
 from scorekeeper.services import games as game_service
+from scorekeeper.services import pagecache
 from scorekeeper.services import pages as page_service
 from scorekeeper.services.errors import Rejected
 from scorekeeper.services.padview import offline_plan, pad_view, trump_options
@@ -223,9 +224,10 @@ def _version() -> int | None:
 # -- viewing --------------------------------------------------------------------------------
 
 
-def _kept(public_id: str, kind: str) -> Response:
+def _kept(public_id: str, kind: str, version: int | None = None) -> Response:
     """The game page (``kind`` "page") or its update fragment ("update") from the page
-    cache: rendered once per game version for all who see it the same way."""
+    cache: rendered once per game version for all who see it the same way (``version``:
+    the game's, when just read)."""
     scorer = is_scorer(public_id)
     token = scorer_token(public_id) if scorer else None
     role = ("scorer+link" if token else "scorer") if scorer else "viewer"
@@ -242,7 +244,9 @@ def _kept(public_id: str, kind: str) -> Response:
         game = load_game(public_id)
         return render_template(template, **_context(game, **overrides)), game
 
-    return cached.page(public_id, kind, role, render, new_idempotency_key, secret=token)
+    return cached.page(
+        public_id, kind, role, render, new_idempotency_key, secret=token, version=version
+    )
 
 
 def _member_of_game(public_id: str) -> bool:
@@ -287,19 +291,20 @@ def _deleted_for_followers() -> Response:
 def game_live(public_id: str) -> ResponseReturnValue:
     """Asked by a following page when its live channel says the game moved on (or every
     5 s without the channel): 204 while the game is at version ``v``, else what changed."""
-    version = game_service.version_of(public_id)
-    if version is None:
+    state = pagecache.current_state(public_id)  # the version and deletion, one lookup
+    if state is None:
         abort(404)
+    version, deleted = state
     if request.args.get("v", type=int) == version:
         response = make_response("", 204)
         response.headers["Cache-Control"] = "no-store"
         return response
     if not is_htmx():
         return _back_to_game(load_game(public_id))
-    if game_service.is_deleted(public_id):
+    if deleted:
         return _deleted_for_followers()
     if cached.usable():
-        response = _kept(public_id, "update")
+        response = _kept(public_id, "update", version)
     else:
         response = _game_response(load_game(public_id))
     response.headers.setdefault("Cache-Control", "no-store")  # or "private, no-store"
