@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-ENGINE = Path(__file__).resolve().parent.parent / "scorekeeper" / "engine"
+PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
+ENGINE = PACKAGE / "engine"
 
 # Standard-library modules that reach outside the process (files, network, processes,
 # databases). The engine works on values; storage and transport belong to other layers.
@@ -122,3 +123,16 @@ def test_relative_imports_resolve_from_subpackages(tmp_path: Path) -> None:
     (sub / "bad.py").write_text("from ... import models\n")
     [problem] = layering_violations(sub.parent)
     assert "scorekeeper.models" in problem
+
+
+# A room one can hold in one's head: a module that grows past this is split by its jobs.
+MAX_MODULE_LINES = 800
+
+
+def test_no_module_of_the_app_is_over_800_lines() -> None:
+    sizes = {
+        str(path.relative_to(PACKAGE.parent)): len(path.read_text(encoding="utf-8").splitlines())
+        for path in PACKAGE.rglob("*.py")
+    }
+    assert sizes  # the package was found
+    assert {name: n for name, n in sizes.items() if n > MAX_MODULE_LINES} == {}

@@ -28,7 +28,7 @@ from .cards import (
     sort_hand,
     suit_pile,
 )
-from .entry import Move, Option, RoundDraft, Taken, moves_text, parse_moves
+from .entry import Option, RoundDraft
 from .errors import (
     EngineError,
     IllegalBid,
@@ -39,6 +39,7 @@ from .errors import (
     WrongPhase,
 )
 from .game import Game, Phase, Trick
+from .moves import Move, Taken, moves_text, parse_moves
 from .pad import (
     ADJUSTMENT_MAX,
     ADJUSTMENTS_MAX,
