@@ -92,14 +92,14 @@ def _render(template: Template, values: dict[str, object]) -> str:
 
 @bp.app_template_global("pad_rows")
 def pad_rows(
-    pad: PadView, done: int, scorer: bool, oob: bool = False, only: int | None = None
+    pad: PadView, done: int, scorer: bool, oob: bool = False, round_number: int | None = None
 ) -> list[Markup]:
-    """The rows of the pad (``done``: how many rounds are scored), or round ``only``'s
+    """The rows of the pad (``done``: how many rounds are scored), or round ``round_number``'s
     alone; ``oob``: sent out of band."""
     pieces = _Pieces()
     rows = []
     for row in pad.rows:
-        if only is not None and row.number != only:
+        if round_number is not None and row.number != round_number:
             continue
         current = pad.draft is not None and row.number == pad.draft.number
         leaders = tuple(pad.leaders) if row.number == done else ()

@@ -115,8 +115,8 @@ def test_a_file_from_before_change_messages_imports_and_shows_its_words(
     stored = db.session.scalars(select(Change)).all()
     assert stored and all(c.message is None and c.facts is None for c in stored)
     with app.test_request_context(headers={"Accept-Language": "de"}):
-        log = pages.change_log(game_service.get_game(fx.g2))
-    assert log[-1].summary == "Game set up"
+        log = pages.change_log(game_service.get_game(fx.g2)).all_lines()
+        assert log[-1].summary == "Game set up"
 
 
 def test_secret_bids_of_the_open_round_stay_secret_in_downloads(app: Flask) -> None:
