@@ -6,6 +6,8 @@ the card table and several app servers behind a reverse proxy.
 
 import gc
 import os
+import shutil
+import tempfile
 
 bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '5000')}")
 # Processes share nothing but the database: any number of them (or machines) may serve.
@@ -48,3 +50,18 @@ def post_worker_init(worker: object) -> None:
     stop going through it. They fell inside requests: about a tenth of a tap's CPU (4 to
     19 % in five runs of bench/change_cost.py, which does the same)."""
     gc.freeze()
+
+
+def on_starting(server: object) -> None:
+    """A private folder where this server's workers share the pages they render
+    (scorekeeper/services/pagecache.py): when every follower of a game asks for its new
+    version at once, one worker renders it instead of each. One server, one folder; gone
+    when the server stops."""
+    if workers > 1:
+        os.environ["PAGE_SHARE_DIR"] = tempfile.mkdtemp(prefix="scorekeeper-pages-")
+
+
+def on_exit(server: object) -> None:
+    folder = os.environ.pop("PAGE_SHARE_DIR", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)

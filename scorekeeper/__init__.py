@@ -42,9 +42,9 @@ def create_app(
     """Build the Flask application.
 
     Configuration, later sources winning: built-in defaults, ``instance/config.py``
-    (skipped when ``test_config`` is given), the ``SECRET_KEY`` and ``DATABASE_URL``
-    environment variables, then ``test_config``. Without a configured secret key, one is
-    generated once into ``instance/secret_key`` and reused.
+    (skipped when ``test_config`` is given), the ``SECRET_KEY``, ``DATABASE_URL`` and
+    ``PAGE_SHARE_DIR`` environment variables, then ``test_config``. Without a configured
+    secret key, one is generated once into ``instance/secret_key`` and reused.
     """
     instance = Path(instance_path) if instance_path is not None else ROOT / "instance"
     app = Flask(
@@ -64,6 +64,8 @@ def create_app(
         app.config["SECRET_KEY"] = secret
     if url := os.environ.get("DATABASE_URL"):
         app.config["SQLALCHEMY_DATABASE_URI"] = _normalise_database_url(url)
+    if folder := os.environ.get("PAGE_SHARE_DIR"):  # set by gunicorn.conf.py
+        app.config["PAGE_SHARE_DIR"] = folder
     if test_config is not None:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):

@@ -12,12 +12,30 @@ only costs the next reader a render.
 Printed pads are kept here too, the one cache of rendered output: a game's filled pad as
 a variant of the game's version, a blank pad (which has no game) under a key of its own
 that says all it depends on, at version 0 (``web/pads.py``).
+
+The processes of one server share what they render (``PAGE_SHARE_DIR``, a private folder
+gunicorn.conf.py makes for each start of the server and removes at its end): a page one
+process rendered is written there, and another that has no copy reads it instead of
+rendering the same version again, and while one renders a version, the others wait for it
+(a lock file per page). On a game night every follower of a game asks for its new version
+at the same moment, on either worker: without the folder both rendered it. Only the newest
+version of a game is kept there, and a game not rendered for an hour goes.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import hashlib
+import os
+import shutil
+import struct
+import tempfile
 import threading
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from cachetools import LRUCache
@@ -29,6 +47,11 @@ from scorekeeper.models import Game
 
 _compiled: dict[str, tuple[str, tuple[str, ...]]] = {}
 _EXTENSION = "scorekeeper.pagecache.pages"
+_SHARED = "scorekeeper.pagecache.shared"
+SHARE_KEEP = 3600.0  # seconds a game's shared pages stay after its last render
+SHARE_SWEEP = 300.0  # seconds between two sweeps of the shared folder by one process
+_HEAD = struct.Struct("!III")  # lengths of the body, gzip and Brotli copies in a file
+_NONE = 0xFFFFFFFF  # the length of a copy not kept
 MAX_VARIANTS = 16  # per game version: a handful of languages × roles × addresses
 DEFAULT_MB = 32
 
@@ -116,6 +139,99 @@ class _Pages:
         ]
 
 
+class _Shared:
+    """The pages the processes of one server share: a folder per game (named by a hash of
+    its id), holding ``<version>-<variant>`` files of its newest version and a lock file
+    per variant."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.next_sweep = time.monotonic() + SHARE_SWEEP
+        self.sweeping = threading.Lock()
+
+    def _game(self, public_id: str) -> Path:
+        return self.folder / hashlib.blake2b(public_id.encode(), digest_size=16).hexdigest()
+
+    def get(self, public_id: str, version: int, variant: str) -> Kept | None:
+        try:
+            data = (self._game(public_id) / f"{version}-{variant}").read_bytes()
+        except OSError:
+            return None
+        if len(data) < _HEAD.size:
+            return None
+        copies: list[bytes | None] = []
+        at = _HEAD.size
+        for length in _HEAD.unpack_from(data):
+            if length == _NONE:
+                copies.append(None)
+            else:
+                copies.append(data[at : at + length])
+                at += length
+        if at != len(data) or copies[0] is None:
+            return None  # not a whole file: rendered again
+        return Kept(copies[0], copies[1], copies[2])
+
+    def put(self, public_id: str, version: int, variant: str, page: Kept) -> None:
+        game = self._game(public_id)
+        copies = (page.body, page.gzip, page.br)
+        head = _HEAD.pack(*(_NONE if copy is None else len(copy) for copy in copies))
+        try:
+            game.mkdir(exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=game, prefix=".new-", delete=False) as file:
+                file.write(head + b"".join(copy for copy in copies if copy is not None))
+            os.replace(file.name, game / f"{version}-{variant}")
+            for old in game.iterdir():  # the game's pages of older versions
+                stem = old.name.partition("-")[0]
+                if stem.isdigit() and int(stem) < version:
+                    old.unlink(missing_ok=True)
+        except OSError:
+            return  # a full or vanished folder: the page is only not shared
+        self._sweep()
+
+    @contextlib.contextmanager
+    def rendering(self, public_id: str, variant: str) -> Iterator[None]:
+        """While this process renders the page: the others wait, then read it."""
+        game = self._game(public_id)
+        try:
+            game.mkdir(exist_ok=True)
+            lock = os.open(game / f".lock-{variant}", os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            yield
+            return
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(lock)  # and the lock with it
+
+    def _sweep(self) -> None:
+        """Now and then: the games no process rendered for SHARE_KEEP seconds go."""
+        now = time.monotonic()
+        if now < self.next_sweep or not self.sweeping.acquire(blocking=False):
+            return
+        try:
+            self.next_sweep = now + SHARE_SWEEP
+            stale = time.time() - SHARE_KEEP
+            for game in self.folder.iterdir():
+                with contextlib.suppress(OSError):
+                    if game.stat().st_mtime < stale:
+                        shutil.rmtree(game)
+        except OSError:
+            pass
+        finally:
+            self.sweeping.release()
+
+
+def _shared() -> _Shared | None:
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if _SHARED not in app.extensions:
+        folder = app.config.get("PAGE_SHARE_DIR")
+        usable = folder and Path(folder).is_dir() and app.config.get("PAGE_CACHE", True)
+        app.extensions[_SHARED] = _Shared(Path(folder)) if usable else None
+    shared: _Shared | None = app.extensions[_SHARED]
+    return shared
+
+
 def _pages() -> _Pages:
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     pages: _Pages | None = app.extensions.get(_EXTENSION)
@@ -169,7 +285,25 @@ def lookup(public_id: str, variant: str, version: int | None = None) -> Kept | N
         version = current_version(public_id)
         if version is None:
             return None
-    return _pages().get(public_id, version, variant)
+    pages = _pages()
+    kept = pages.get(public_id, version, variant)
+    if kept is None and (shared := _shared()) is not None:
+        kept = shared.get(public_id, version, variant)  # another process rendered it
+        if kept is not None:
+            pages.put(public_id, version, variant, kept)
+    return kept
+
+
+@contextlib.contextmanager
+def rendering(public_id: str, variant: str) -> Iterator[None]:
+    """Around rendering a page to keep: the server's other processes that want it
+    meanwhile wait for it (the threads of this one wait on their own lock)."""
+    shared = _shared()
+    if shared is None:
+        yield
+    else:
+        with shared.rendering(public_id, variant):
+            yield
 
 
 def has_room(public_id: str, version: int, variant: str) -> bool:
@@ -186,9 +320,13 @@ def keep(
     gzip: bytes | None = None,
     br: bytes | None = None,
 ) -> bool:
-    """Keep a page rendered for ``version`` (the game's pages of an older version go).
-    Returns whether it was kept."""
-    return _pages().put(public_id, version, variant, Kept(body, gzip, br))
+    """Keep a page rendered for ``version`` (the game's pages of an older version go), for
+    the server's other processes too. Returns whether it was kept here."""
+    page = Kept(body, gzip, br)
+    kept = _pages().put(public_id, version, variant, page)
+    if kept and (shared := _shared()) is not None:
+        shared.put(public_id, version, variant, page)
+    return kept
 
 
 def kept_pages() -> list[tuple[str, int, str, Kept]]:

@@ -114,7 +114,8 @@ def page(
 
 # Every follower of a game hears of its new version at the same moment (the live
 # channel) and asks for it at once: one of them renders and compresses it, the others of
-# this process wait for that copy instead of rendering it again each.
+# this process wait for that copy instead of rendering it again each (and those of the
+# server's other processes too: services/pagecache.py).
 _rendering: dict[tuple[str, str], threading.Lock] = {}
 _rendering_guard = threading.Lock()
 
@@ -125,7 +126,7 @@ def _first_render(public_id: str, variant: str) -> Iterator[None]:
     with _rendering_guard:
         lock = _rendering.setdefault(key, threading.Lock())
     try:
-        with lock:
+        with lock, pagecache.rendering(public_id, variant):
             yield
     finally:
         with _rendering_guard:

@@ -65,6 +65,9 @@ class Server:
             "SECRET_KEY": self.secret_key,
             "BIND": f"127.0.0.1:{self.port}",
             "WEB_CONCURRENCY": str(self.workers),
+            # The folder where its workers share pages (gunicorn.conf.py) goes here, not
+            # into the machine's /tmp, even when the test kills the server.
+            "TMPDIR": str(self.instance),
             **self.env,
         }
         log = open(self.instance / f"gunicorn-{self.port}.log", "ab")  # noqa: SIM115
