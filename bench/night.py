@@ -26,9 +26,9 @@ keeps it. A tap is, with ``--taps``:
   refuse a night's worth from one address); the followers open the new game instead,
   the scorer its scorer link. A change's version is the one the scorer's answer shows
   (its entry panel's);
-- ``correction``: a correction of round 1 through the API (the scorer token), the most
-  expensive change there is (it rewrites every later round and the statistics); every
-  game has one round played.
+- ``correction``: a correction of round 1 through the API (the scorer token; it rewrites
+  every later round and the statistics, and answers JSON); every game has one round
+  played.
 
 The followers, with ``--modes``:
 
