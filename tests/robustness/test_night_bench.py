@@ -2,9 +2,13 @@
 the README, not for a test; a run takes minutes)."""
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+
+import pytest
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "night.py"
 
@@ -34,3 +38,37 @@ def test_a_delay_runs_from_the_scorers_answer_to_the_follower_having_it() -> Non
     assert night.delays([table], start=15.0, end=30.0) == ([21.0, 15.0], 1)
     assert night.pct([0.5, 1.0, 10.0, 21.0], 0.99) == 21.0
     assert night.pct([], 0.99) == 0.0
+
+
+def test_entry_taps_enter_rounds_on_the_game_page_and_followers_see_each(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tiny night on the real server: two tables whose games are at their last round,
+    scorers tapping about every 0.15 s, five followers each on the live channel."""
+    night = load()
+    monkeypatch.setattr(night, "SETTLE", 1.0)
+
+    def at_the_last_round(games: Any, count: int, taps: str) -> list[Any]:
+        return [night.Table(*made) for made in games.make(count, lambda rounds: rounds - 1)]
+
+    monkeypatch.setattr(night, "make_tables", at_the_last_round)
+    night.main(
+        ["--modes", "live", "--start", "2", "--max-tables", "2", "--hold", "3"]
+        + ["--speed", "100", "--json"]
+    )
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert result["taps"] == "entry"  # the default
+    live = result["modes"]["live"]
+    [step] = live["steps"]
+    # Every tap answered 200 with a panel to tap on; no follower failed or missed one.
+    assert step["failures"] == 0, step.get("failure_examples")
+    assert step["missed"] == 0
+    assert step["taps_per_s"] > 2
+    # Each tap made a new version (a bid or a count), and each of the five followers of
+    # its table had it (none missed): at least ten taps of the three seconds held.
+    assert step["changes_seen"] >= 5 * 10
+    # Both games' last round was scored and each table went on in a new game.
+    assert live["games_finished"] >= 2
+    assert live["rounds_scored"] >= 2
+    # As stored: a tap cut off at the end may have been stored without its answer.
+    assert live["rounds_scored"] <= live["rounds_stored"] <= live["rounds_scored"] + 2
