@@ -43,9 +43,15 @@ _STATIC_MAX = 64
 
 def accepted_coding() -> str | None:
     """The best content coding the client takes: "br", "gzip" or None."""
+    taken = accepted_codings()
+    return taken[0] if taken else None
+
+
+def accepted_codings() -> tuple[str, ...]:
+    """Every content coding of ours the client takes, the best first."""
     header = request.headers.get("Accept-Encoding", "")
     if not header:
-        return None
+        return ()
     taken: set[str] = set()
     refused: set[str] = set()
     for part in header.split(","):
@@ -55,7 +61,7 @@ def accepted_coding() -> str | None:
             refused.add(coding)
         else:
             taken.update(CODINGS if coding == "*" else (coding,))
-    return next((c for c in CODINGS if c in taken and c not in refused), None)
+    return tuple(c for c in CODINGS if c in taken and c not in refused)
 
 
 def compress(data: bytes, coding: str, best: bool = False) -> bytes:

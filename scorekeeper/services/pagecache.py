@@ -66,6 +66,10 @@ class Kept:
     def size(self) -> int:
         return len(self.body) + len(self.gzip or b"") + len(self.br or b"")
 
+    def copy(self, coding: str) -> bytes | None:
+        """The copy kept in ``coding`` ("br" or "gzip"), if any."""
+        return self.br if coding == "br" else self.gzip if coding == "gzip" else None
+
 
 @dataclass(frozen=True, slots=True)
 class _GamePages:
@@ -104,6 +108,19 @@ class _Pages:
         if kept is None or kept.version != version:
             return None
         return kept.pages.get(variant)
+
+    def replace(self, public_id: str, variant: str, old: Kept, new: Kept) -> int | None:
+        """Put ``new`` where ``old`` is kept; the version it is kept for, or None when
+        ``old`` is no longer kept (a newer version came, or it made room)."""
+        with self.lock:
+            kept = self.games.get(public_id)
+            if kept is None or kept.pages.get(variant) is not old:
+                return None
+            try:
+                self.games[public_id] = _GamePages(kept.version, {**kept.pages, variant: new})
+            except ValueError:  # larger than the whole limit
+                return None
+            return kept.version
 
     def variants_taken(self, public_id: str, version: int, variant: str) -> int:
         with self.lock:
@@ -327,6 +344,20 @@ def keep(
     if kept and (shared := _shared()) is not None:
         shared.put(public_id, version, variant, page)
     return kept
+
+
+def add_copy(public_id: str, variant: str, kept: Kept, coding: str, copy: bytes) -> Kept:
+    """``kept`` with its copy in ``coding`` added, and kept so if it still is the page
+    kept for the game and variant (here, and for the server's other processes)."""
+    page = Kept(
+        kept.body,
+        copy if coding == "gzip" else kept.gzip,
+        copy if coding == "br" else kept.br,
+    )
+    version = _pages().replace(public_id, variant, kept, page)
+    if version is not None and (shared := _shared()) is not None:
+        shared.put(public_id, version, variant, page)
+    return page
 
 
 def kept_pages() -> list[tuple[str, int, str, Kept]]:

@@ -109,7 +109,7 @@ def page(
             kept = pagecache.lookup(public_id, variant, version)  # rendered meanwhile
             if kept is None:
                 return _render(public_id, variant, render, new_key, setup, secret)
-    return _answer(kept, setup, new_key)
+    return _answer(kept, setup, new_key, key=(public_id, variant))
 
 
 # Every follower of a game hears of its new version at the same moment (the live
@@ -170,8 +170,13 @@ def _render(
 
 
 def _answer(
-    kept: pagecache.Kept, setup: _Setup, new_key: Callable[[], str], private: bool = False
+    kept: pagecache.Kept,
+    setup: _Setup,
+    new_key: Callable[[], str],
+    private: bool = False,
+    key: tuple[str, str] | None = None,
 ) -> Response:
+    """The page as this reader gets it (``key``: the game and variant it is kept under)."""
     headers = {"Vary": "HX-Request, Accept-Encoding"}
     if private:
         # The page shows the scorer link: no cache anywhere may keep it.
@@ -183,9 +188,16 @@ def _answer(
         html = parts[0] + "".join(new_key() + part for part in parts[1:])
         # Compressed on the way out like any other answer.
         return Response(html, mimetype="text/html", headers=headers)
-    coding = compression.accepted_coding()
-    stored = kept.br if coding == "br" else kept.gzip if coding == "gzip" else None
-    if stored is None or coding is None:
-        return Response(kept.body, mimetype="text/html", headers=headers)
-    headers["Content-Encoding"] = coding
-    return Response(stored, mimetype="text/html", headers=headers)
+    taken = compression.accepted_codings()
+    if taken and kept.copy(taken[0]) is None and key is not None:
+        # Kept in another coding (its first reader took no Brotli): compressed once more
+        # for the readers that take this one, and kept so for the next of them.
+        public_id, variant = key
+        copy = compression.compress(kept.body, taken[0])
+        kept = pagecache.add_copy(public_id, variant, kept, taken[0], copy)
+    for coding in taken:
+        stored = kept.copy(coding)
+        if stored is not None:
+            headers["Content-Encoding"] = coding
+            return Response(stored, mimetype="text/html", headers=headers)
+    return Response(kept.body, mimetype="text/html", headers=headers)

@@ -128,6 +128,40 @@ def test_a_new_version_is_compressed_once_at_the_fast_level_in_the_coding_asked(
     assert calls == [("br", False), ("gzip", False)]
 
 
+def test_a_page_kept_in_gzip_is_compressed_once_more_for_brotli_readers(
+    app: Flask, pages: Pages, follower: Pages, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first reader took gzip only (a phone on the LAN over plain HTTP): the first
+    reader after it who takes Brotli has the page compressed in Brotli once more, and it is
+    kept so: the next get it as kept (compressed anew for each, it cost a busy server
+    a third of its pages a second)."""
+    pid = pages.new_game(["Ann", "Ben", "Cat"])
+    calls: list[str] = []
+    real = compression.compress
+
+    def counted(data: bytes, coding: str, best: bool = False) -> bytes:
+        calls.append(coding)
+        return real(data, coding, best)
+
+    monkeypatch.setattr(compression, "compress", counted)
+    first = follower.client.get(f"/games/{pid}", headers={"Accept-Encoding": "gzip"})
+    readers = [follower.client.get(f"/games/{pid}", headers=BR) for _ in range(3)]
+    again = follower.client.get(f"/games/{pid}", headers={"Accept-Encoding": "gzip"})
+    assert calls == ["gzip", "br"]
+    assert [r.headers["Content-Encoding"] for r in readers] == ["br"] * 3
+    assert len({r.data for r in readers}) == 1 and again.data == first.data
+    bare = follower.client.get(f"/games/{pid}", headers={"Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in bare.headers
+    assert bare.data == gzip.decompress(first.data) == brotli.decompress(readers[0].data)
+    assert calls == ["gzip", "br"]
+    # A newer version meanwhile: the copy made for the older one is not kept for it.
+    pages.play_round(pid, {1: 1, 2: 0, 0: 0}, {1: 1, 2: 0})
+    with app.app_context():
+        old = pagecache.Kept(b"old", b"gz", None)
+        assert pagecache.add_copy(pid, "v" * 32, old, "br", b"br").br == b"br"
+        assert all(page.body != b"old" for _, _, _, page in pagecache.kept_pages())
+
+
 def forget_scorer_link(pages: Pages, pid: str) -> None:
     """The browser keeps score of the game but no longer holds its scorer link (as for a
     browser's older games: see web/access.py)."""
