@@ -8,6 +8,7 @@ import gc
 import os
 import shutil
 import tempfile
+from typing import Any
 
 bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '5000')}")
 # Processes share nothing but the database: any number of them (or machines) may serve.
@@ -52,16 +53,22 @@ def post_worker_init(worker: object) -> None:
     gc.freeze()
 
 
-def on_starting(server: object) -> None:
+_shared_pages: list[str] = []  # the folder this server made for its workers' pages
+
+
+def on_starting(server: Any) -> None:
     """A private folder where this server's workers share the pages they render
     (scorekeeper/services/pagecache.py): when every follower of a game asks for its new
     version at once, one worker renders it instead of each. One server, one folder; gone
-    when the server stops."""
-    if workers > 1:
-        os.environ["PAGE_SHARE_DIR"] = tempfile.mkdtemp(prefix="scorekeeper-pages-")
+    when the server stops. A folder named by whoever started this server is not ours to
+    make or remove: with one worker there is nobody to share with."""
+    os.environ.pop("PAGE_SHARE_DIR", None)
+    if server.cfg.workers > 1:
+        folder = tempfile.mkdtemp(prefix="scorekeeper-pages-")
+        _shared_pages.append(folder)
+        os.environ["PAGE_SHARE_DIR"] = folder
 
 
-def on_exit(server: object) -> None:
-    folder = os.environ.pop("PAGE_SHARE_DIR", None)
-    if folder:
-        shutil.rmtree(folder, ignore_errors=True)
+def on_exit(server: Any) -> None:
+    while _shared_pages:
+        shutil.rmtree(_shared_pages.pop(), ignore_errors=True)

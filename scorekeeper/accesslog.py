@@ -33,8 +33,15 @@ _LINKS = re.compile(
 )
 _SLASHES = re.compile(r"/{2,}")
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-# Request headers that carry a secret themselves.
+# Headers that carry a secret themselves, as gunicorn names their atoms: a request
+# header ({authorization}i), the same in the WSGI environ ({http_authorization}e), and
+# the cookie an answer sets ({set-cookie}o).
 _SECRET_HEADERS = ("authorization", "cookie", "x-passphrase", "x-csrftoken")
+_REQUEST_NAMES = "|".join(re.escape(name) for name in _SECRET_HEADERS)
+_ENVIRON_NAMES = "|".join(re.escape(name.replace("-", "_")) for name in _SECRET_HEADERS)
+_SECRET_ATOM = re.compile(
+    rf"\{{(?:(?:{_REQUEST_NAMES})\}}i|http_(?:{_ENVIRON_NAMES})\}}e|set-cookie\}}o)"
+)
 
 
 def mask(text: str) -> str:
@@ -96,18 +103,22 @@ class Logger(GunicornLogger):
                 log.addFilter(MaskSecrets())
 
     def atoms(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> Any:
+        """Only the atoms the line's format writes, masked (gunicorn offers every header
+        and environ value, some 60 a request: masking them all was a twentieth of a busy
+        server's CPU, and those left out never reach a log handler, not even in the
+        record's arguments). The whole line is masked again before it is written."""
         atoms = super().atoms(resp, req, environ, request_time)
-        for name in _SECRET_HEADERS:
-            if f"{{{name}}}i" in atoms:
-                atoms[f"{{{name}}}i"] = MASK
-        # Only what the line's format writes (gunicorn offers every header and environ
-        # value, some 60 atoms; masking them all was a twentieth of a busy server's CPU).
-        # The whole line is masked again by MaskSecrets before it is written.
+        written = {}
         for name in _written(self.cfg.access_log_format):
-            value = atoms.get(name)
-            if isinstance(value, str):
-                atoms[name] = mask(value)
-        return atoms
+            if name not in atoms:
+                continue
+            value = atoms[name]
+            if _SECRET_ATOM.fullmatch(name):
+                value = MASK
+            elif isinstance(value, str):
+                value = mask(value)
+            written[name] = value
+        return written
 
 
 @functools.cache

@@ -17,9 +17,10 @@ The processes of one server share what they render (``PAGE_SHARE_DIR``, a privat
 gunicorn.conf.py makes for each start of the server and removes at its end): a page one
 process rendered is written there, and another that has no copy reads it instead of
 rendering the same version again, and while one renders a version, the others wait for it
-(a lock file per page). On a game night every follower of a game asks for its new version
-at the same moment, on either worker: without the folder both rendered it. Only the newest
-version of a game is kept there, and a game not rendered for an hour goes.
+(on one of a fixed set of lock files). On a game night every follower of a game asks for
+its new version at the same moment, on either worker: without the folder both rendered it.
+Only the version of a game last written is kept there, and a game not rendered for an hour
+goes.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ _EXTENSION = "scorekeeper.pagecache.pages"
 _SHARED = "scorekeeper.pagecache.shared"
 SHARE_KEEP = 3600.0  # seconds a game's shared pages stay after its last render
 SHARE_SWEEP = 300.0  # seconds between two sweeps of the shared folder by one process
+LOCK_SLOTS = 64  # lock files in the shared folder: two pages in one slot wait for each other
 _HEAD = struct.Struct("!III")  # lengths of the body, gzip and Brotli copies in a file
 _NONE = 0xFFFFFFFF  # the length of a copy not kept
 MAX_VARIANTS = 16  # per game version: a handful of languages × roles × addresses
@@ -158,8 +160,8 @@ class _Pages:
 
 class _Shared:
     """The pages the processes of one server share: a folder per game (named by a hash of
-    its id), holding ``<version>-<variant>`` files of its newest version and a lock file
-    per variant."""
+    its id), holding ``<version>-<variant>`` files of the version last written, and the
+    lock files."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -192,34 +194,46 @@ class _Shared:
         game = self._game(public_id)
         copies = (page.body, page.gzip, page.br)
         head = _HEAD.pack(*(_NONE if copy is None else len(copy) for copy in copies))
+        name = None
         try:
             game.mkdir(exist_ok=True)
             with tempfile.NamedTemporaryFile(dir=game, prefix=".new-", delete=False) as file:
+                name = file.name
                 file.write(head + b"".join(copy for copy in copies if copy is not None))
-            os.replace(file.name, game / f"{version}-{variant}")
-            for old in game.iterdir():  # the game's pages of older versions
+            os.replace(name, game / f"{version}-{variant}")
+            name = None
+            for old in game.iterdir():
+                # The game's pages of any other version: older ones, or newer ones of
+                # another history of the game (a database put back to an older copy).
                 stem = old.name.partition("-")[0]
-                if stem.isdigit() and int(stem) < version:
+                if stem.isdigit() and int(stem) != version:
                     old.unlink(missing_ok=True)
         except OSError:
+            if name is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(name)
             return  # a full or vanished folder: the page is only not shared
         self._sweep()
 
     @contextlib.contextmanager
     def rendering(self, public_id: str, variant: str) -> Iterator[None]:
-        """While this process renders the page: the others wait, then read it."""
-        game = self._game(public_id)
+        """While this process renders the page: the others wait, then read it. The locks
+        are a fixed set of files (a page's slot by a hash of its game and variant), so
+        that nobody can make files here by asking for pages: an unknown game or an odd
+        Host makes none."""
+        digest = hashlib.blake2b(f"{public_id}\n{variant}".encode(), digest_size=8).digest()
+        slot = int.from_bytes(digest, "big") % LOCK_SLOTS
+        lock = None
         try:
-            game.mkdir(exist_ok=True)
-            lock = os.open(game / f".lock-{variant}", os.O_RDWR | os.O_CREAT, 0o600)
-        except OSError:
-            yield
-            return
-        try:
+            lock = os.open(self.folder / f".lock-{slot}", os.O_RDWR | os.O_CREAT, 0o600)
             fcntl.flock(lock, fcntl.LOCK_EX)
+        except OSError:  # a vanished folder, or a file system without locks: no wait
+            pass
+        try:
             yield
         finally:
-            os.close(lock)  # and the lock with it
+            if lock is not None:
+                os.close(lock)  # and the lock with it
 
     def _sweep(self) -> None:
         """Now and then: the games no process rendered for SHARE_KEEP seconds go."""
@@ -231,7 +245,7 @@ class _Shared:
             stale = time.time() - SHARE_KEEP
             for game in self.folder.iterdir():
                 with contextlib.suppress(OSError):
-                    if game.stat().st_mtime < stale:
+                    if game.is_dir() and game.stat().st_mtime < stale:
                         shutil.rmtree(game)
         except OSError:
             pass

@@ -98,9 +98,20 @@ def page(
     # The whole root URL (scheme, host and script root) is part of the variant: every link
     # of the page is built from it. (A script root that is not a plain path never gets
     # here: scorekeeper/limits.py refuses it.)
+    # The markers too: they come from the secret key, and a page kept with the markers of
+    # another key (in the folder a server's workers share, which outlives a reload) would
+    # go out with them in place of the CSRF token and keys.
     variant = hashlib.sha256(
         "\n".join(
-            (setup.build, kind, current_language(), current_theme(), role, request.url_root)
+            (
+                setup.build,
+                setup.csrf_mark,
+                kind,
+                current_language(),
+                current_theme(),
+                role,
+                request.url_root,
+            )
         ).encode()
     ).hexdigest()[:32]
     kept = pagecache.lookup(public_id, variant, version)

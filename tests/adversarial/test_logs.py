@@ -7,6 +7,7 @@ second: before, the log held every seat link and every scorer link that was open
 
 from __future__ import annotations
 
+import datetime
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -15,9 +16,10 @@ from pathlib import Path
 import pytest
 import requests
 from flask import Flask, request
+from gunicorn.config import Config  # type: ignore[import-untyped]
 
 from scorekeeper import create_app
-from scorekeeper.accesslog import MASK, mask
+from scorekeeper.accesslog import MASK, Logger, mask
 from scorekeeper.engine import RuleSet
 from scorekeeper.extensions import db
 from scorekeeper.services import digital as digital_service
@@ -172,3 +174,58 @@ def test_the_apps_own_log_masks_a_failed_requests_path(
     text = caplog.text + "".join(r.exc_text or "" for r in caplog.records)
     assert token not in text
     assert f"/games/g1/score/{MASK}/fail" in text
+
+
+def test_an_access_line_holds_only_what_its_format_writes_and_no_secret_header() -> None:
+    """The log record's arguments go to every handler a deployment configures (a JSON
+    formatter may write them all): only the atoms the format writes are in them, masked,
+    and a header that is a secret itself is masked in each of gunicorn's spellings."""
+    line_format = (
+        '%(h)s "%(r)s" %(s)s %({Authorization}i)s %({http_authorization}e)s '
+        "%({set-cookie}o)s %({http_cookie}e)s %({referer}i)s"
+    )
+    cfg = Config()
+    cfg.set("access_log_format", line_format)
+    logger = Logger(cfg)
+    scorer_link = "/games/g1/score/TOKENtokenTOKEN12"
+    response = type(
+        "Response",
+        (),
+        {"status": "200 OK", "headers": [("Set-Cookie", "session=SESSIONsecret")], "sent": 10},
+    )()
+    request_ = type(
+        "Request",
+        (),
+        {
+            "headers": [
+                ("Authorization", "Bearer TOKENtokenTOKEN12"),
+                ("Referer", "http://x" + scorer_link),
+                ("Cookie", "session=SESSIONsecret"),
+            ]
+        },
+    )()
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "RAW_URI": scorer_link,
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "10.0.0.1",
+        "HTTP_AUTHORIZATION": "Bearer TOKENtokenTOKEN12",
+        "HTTP_COOKIE": "session=SESSIONsecret",
+        "HTTP_REFERER": "http://x" + scorer_link,
+        "PATH_INFO": scorer_link,
+    }
+    atoms = logger.atoms(response, request_, environ, datetime.timedelta(milliseconds=3))
+    assert set(atoms) == {
+        "h",
+        "r",
+        "s",
+        "{authorization}i",
+        "{http_authorization}e",
+        "{set-cookie}o",
+        "{http_cookie}e",
+        "{referer}i",
+    }
+    text = " ".join(str(value) for value in atoms.values())
+    assert "TOKENtokenTOKEN12" not in text and "SESSIONsecret" not in text
+    assert atoms["{http_authorization}e"] == MASK and atoms["{set-cookie}o"] == MASK
+    assert atoms["r"] == f"GET /games/g1/score/{MASK} HTTP/1.1"

@@ -9,6 +9,7 @@ import fcntl
 import os
 import re
 import runpy
+import shutil
 import stat
 from pathlib import Path
 
@@ -55,12 +56,13 @@ def worker(app: Flask, share: Path, tmp_path: Path):  # type: ignore[no-untyped-
         db.engine.dispose()
 
 
+def games_in(share: Path) -> list[Path]:
+    return [path for path in share.iterdir() if path.is_dir()]
+
+
 def shared_files(share: Path) -> list[str]:
     return sorted(
-        path.name
-        for game in share.iterdir()
-        for path in game.iterdir()
-        if not path.name.startswith(".")
+        path.name for game in games_in(share) for path in game.iterdir() if path.name[0] != "."
     )
 
 
@@ -98,17 +100,13 @@ def test_a_damaged_or_missing_shared_page_is_rendered_again(
 ) -> None:
     pid = pages.new_game(["Ann", "Ben", "Cat"])
     first = app.test_client().get(f"/games/{pid}")
-    (page,) = (path for game in share.iterdir() for path in game.glob("[0-9]*"))
+    (page,) = (path for game in games_in(share) for path in game.glob("[0-9]*"))
     page.write_bytes(page.read_bytes()[:-10])  # cut short, as by a full disk
     with renders(worker) as seen:
         served = worker.test_client().get(f"/games/{pid}")
     assert seen == ["games/game.html"] and served.data == first.data
     # The folder removed under a running server: pages are rendered and served still.
-    for game in share.iterdir():
-        for path in game.iterdir():
-            path.unlink()
-        game.rmdir()
-    share.rmdir()
+    shutil.rmtree(share)
     pages.play_round(pid, {1: 1, 2: 0, 0: 0}, {1: 1, 2: 0})
     body = worker.test_client().get(f"/games/{pid}").get_data(as_text=True)
     assert pad_totals(body, 1) == [20, 30, 20]
@@ -146,7 +144,7 @@ def test_a_scorers_page_from_the_other_worker_gets_fresh_secrets_and_none_is_sto
 def test_while_one_process_renders_a_page_the_others_wait_for_it(app: Flask, share: Path) -> None:
     app.config["PAGE_SHARE_DIR"] = str(share)
     with app.app_context(), pagecache.rendering("g1", "v" * 32):
-        (lock,) = (path for game in share.iterdir() for path in game.glob(".lock-*"))
+        (lock,) = share.glob(".lock-*")
         other = os.open(lock, os.O_RDWR)  # as another process opens it
         try:
             with pytest.raises(BlockingIOError):
@@ -167,7 +165,7 @@ def test_games_not_rendered_for_an_hour_leave_the_folder(
     page = pagecache.Kept(b"<p>a page</p>", b"gz", None)
     with app.app_context():
         pagecache.keep("old", 3, "a" * 32, page.body, page.gzip)
-        (old,) = share.iterdir()
+        (old,) = games_in(share)
         hour_ago = old.stat().st_mtime - pagecache.SHARE_KEEP - 1
         os.utime(old, (hour_ago, hour_ago))
         shared = app.extensions["scorekeeper.pagecache.shared"]
@@ -176,26 +174,68 @@ def test_games_not_rendered_for_an_hour_leave_the_folder(
         shared.next_sweep = 0.0
         pagecache.keep("new", 2, "a" * 32, page.body, page.gzip)
         assert not old.exists()
-        assert len(list(share.iterdir())) == 1
+        assert len(games_in(share)) == 1
         # What was kept reads back whole, a copy not kept included.
         del app.extensions["scorekeeper.pagecache.pages"]
         assert pagecache.lookup("new", "a" * 32, 2) == page
 
 
+def test_asking_for_pages_makes_no_files_but_those_of_pages_kept(
+    app: Flask, worker: Flask, pages: Pages, share: Path
+) -> None:
+    """Unknown games and odd Host headers, as anyone may send them, leave nothing in the
+    folder but its fixed set of lock files."""
+    for n in range(30):
+        assert worker.test_client().get(f"/games/nosuchgame{n}").status_code == 404
+    pid = pages.new_game(["Ann", "Ben", "Cat"])
+    for n in range(40):
+        answer = worker.test_client().get(f"/games/{pid}", headers={"Host": f"h{n}.example"})
+        assert answer.status_code == 200
+    games = games_in(share)
+    locks = [path for path in share.iterdir() if path.name.startswith(".lock-")]
+    assert len(games) == 1 and len(locks) <= pagecache.LOCK_SLOTS
+    assert len(shared_files(share)) <= pagecache.MAX_VARIANTS
+
+
+def test_a_version_gone_back_leaves_nothing_of_the_other_history(app: Flask, share: Path) -> None:
+    """A database put back to an older copy: the game's version goes back, and a page kept
+    for a version of the other history must never come back when this one reaches it."""
+    app.config["PAGE_SHARE_DIR"] = str(share)
+    with app.app_context():
+        pagecache.keep("g", 10, "a" * 32, b"<p>other history, v10</p>", b"gz")
+        assert pagecache.lookup("g", "a" * 32, 5) is None  # as a reader of version 5 asks
+        pagecache.keep("g", 5, "a" * 32, b"<p>this history, v5</p>", b"gz")
+        del app.extensions["scorekeeper.pagecache.pages"]  # another process's memory
+        assert pagecache.lookup("g", "a" * 32, 10) is None
+        kept = pagecache.lookup("g", "a" * 32, 5)
+        assert kept is not None and kept.body == b"<p>this history, v5</p>"
+
+
+class _Server:
+    """What gunicorn.conf.py's hooks read of gunicorn's arbiter."""
+
+    def __init__(self, workers: int) -> None:
+        self.cfg = type("Cfg", (), {"workers": workers})()
+
+
 def test_gunicorn_gives_each_server_a_private_folder_and_removes_it(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.delenv("PAGE_SHARE_DIR", raising=False)
-    monkeypatch.setenv("WEB_CONCURRENCY", "2")
     settings = runpy.run_path(str(CONF))
-    settings["on_starting"](object())
+    settings["on_starting"](_Server(workers=3))
     folder = Path(os.environ["PAGE_SHARE_DIR"])
     assert folder.is_dir() and stat.S_IMODE(folder.stat().st_mode) == 0o700
     (folder / "game").mkdir()
-    settings["on_exit"](object())
-    assert not folder.exists() and "PAGE_SHARE_DIR" not in os.environ
-    # One worker has no one to share with.
-    monkeypatch.setenv("WEB_CONCURRENCY", "1")
+    settings["on_exit"](_Server(workers=3))
+    assert not folder.exists()
+    # One worker has no one to share with; a folder named by whoever started the server
+    # is neither used nor removed.
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    monkeypatch.setenv("PAGE_SHARE_DIR", str(theirs))
     settings = runpy.run_path(str(CONF))
-    settings["on_starting"](object())
+    settings["on_starting"](_Server(workers=1))
     assert "PAGE_SHARE_DIR" not in os.environ
+    settings["on_exit"](_Server(workers=1))
+    assert theirs.is_dir()
