@@ -169,6 +169,18 @@
   if (document.readyState !== "loading") onLoad(document);
   else document.addEventListener("DOMContentLoaded", function () { onLoad(document); });
 
+  // -- a hidden page asks for nothing (a phone locked at the table, another tab); shown
+  // again, it catches up at once ----------------------------------------------------------
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (document.visibilityState === "hidden" && event.detail.elt.id === "seat") {
+      event.preventDefault();
+    }
+  });
+  document.addEventListener("visibilitychange", function () {
+    var seat = document.getElementById("seat");
+    if (document.visibilityState === "visible" && seat) htmx.trigger(seat, "shown");
+  });
+
   // -- this page's name for itself: a move sent twice from here is told apart from one
   // made meanwhile on another screen of the same seat.
   var screen = Math.random().toString(36).slice(2, 12) + Date.now().toString(36);

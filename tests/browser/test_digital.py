@@ -521,3 +521,39 @@ def test_the_longest_hands_fit_the_smallest_phone(
                  return c.contains(hit); })"""
         )
         page.screenshot(path=artifacts / f"digital-{last}-cards-360.png")
+
+
+SET_VISIBILITY = """state => {
+    Object.defineProperty(document, "visibilityState", {configurable: true, get: () => state});
+    document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_a_hidden_seat_asks_for_nothing_and_catches_up_when_shown(
+    app: Flask, page: Page, live_server: str
+) -> None:
+    """A seat's phone locked at the table (or a tab in the background) no longer polls
+    every second; shown again, it asks at once."""
+    with app.app_context():
+        made = service.create_table(
+            ["Ann", "Ben", "Cat"], ["person", "bot", "bot"], 2, RuleSet(), seed=4
+        )
+        url = f"{live_server}/digital/{made.game.public_id}/s/{made.seat_tokens[0]}"
+        db.session.commit()
+    page.goto(url)
+    other = page.context.new_page()
+    other.goto(url)
+    expect(other.locator("#seat .bids button[value='1']")).to_be_enabled()
+    other.evaluate(SET_VISIBILITY, "hidden")
+    asked: list[str] = []
+    other.on("request", lambda request: asked.append(request.url))
+    page.locator("#seat .bids button[value='1']").click()
+    expect(page.locator("#seat .bids")).to_have_count(0)
+    for _ in range(3):  # the shown page asks three more times meanwhile (every second)
+        with page.expect_request(lambda request: request.url.endswith("/live")):
+            pass
+    assert asked == []
+    expect(other.locator("#seat .bids button[value='1']")).to_be_enabled()  # as it was
+    with other.expect_request(lambda request: request.url.endswith("/live")):
+        other.evaluate(SET_VISIBILITY, "visible")
+    expect(other.locator("#seat .bids")).to_have_count(0)  # caught up
