@@ -26,6 +26,12 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+# `page.evaluate(SET_VISIBILITY, "hidden")`: the page as the phone locked or the tab left
+# (Chromium keeps a page driven by Playwright visible otherwise); "visible" shows it again.
+SET_VISIBILITY = """state => {
+    Object.defineProperty(document, "visibilityState", {configurable: true, get: () => state});
+    document.dispatchEvent(new Event("visibilitychange"));
+}"""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

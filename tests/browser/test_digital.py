@@ -18,6 +18,7 @@ from scorekeeper.engine.game import Phase
 from scorekeeper.extensions import db
 from scorekeeper.services import digital as service
 from scorekeeper.services import games as game_service
+from tests.browser.conftest import SET_VISIBILITY
 
 MOVE = '#seat form[action$="/act"] button:not([disabled]):not(.illegal)'
 ILLEGAL = "#seat form[action$='/act'] button.illegal"
@@ -467,9 +468,8 @@ def test_nothing_is_told_before_the_cards_land_and_a_tap_while_laying_is_taken(
     assert caught >= 1, "no laying ended in this phone's turn"
 
 
-def test_a_second_tab_of_the_same_seat_is_told_what_the_first_did(
-    app: Flask, page: Page, live_server: str
-) -> None:
+def _ann_on_two_tabs(app: Flask, page: Page, live_server: str) -> tuple[Page, Page]:
+    """Ann's seat (Ben and Cat are bots, Ann bids first) open in two tabs of one phone."""
     with app.app_context():
         made = service.create_table(
             ["Ann", "Ben", "Cat"], ["person", "bot", "bot"], 2, RuleSet(), seed=4
@@ -479,6 +479,13 @@ def test_a_second_tab_of_the_same_seat_is_told_what_the_first_did(
     page.goto(url)
     other = page.context.new_page()
     other.goto(url)
+    return page, other
+
+
+def test_a_second_tab_of_the_same_seat_is_told_what_the_first_did(
+    app: Flask, page: Page, live_server: str
+) -> None:
+    page, other = _ann_on_two_tabs(app, page, live_server)
     expect(other.locator("#seat .bids button[value='1']")).to_be_enabled()
     page.locator("#seat .bids button[value='1']").click()
     expect(page.locator("#seat .bids")).to_have_count(0)
@@ -523,26 +530,12 @@ def test_the_longest_hands_fit_the_smallest_phone(
         page.screenshot(path=artifacts / f"digital-{last}-cards-360.png")
 
 
-SET_VISIBILITY = """state => {
-    Object.defineProperty(document, "visibilityState", {configurable: true, get: () => state});
-    document.dispatchEvent(new Event("visibilitychange"));
-}"""
-
-
 def test_a_hidden_seat_asks_for_nothing_and_catches_up_when_shown(
     app: Flask, page: Page, live_server: str
 ) -> None:
     """A seat's phone locked at the table (or a tab in the background) no longer polls
     every second; shown again, it asks at once."""
-    with app.app_context():
-        made = service.create_table(
-            ["Ann", "Ben", "Cat"], ["person", "bot", "bot"], 2, RuleSet(), seed=4
-        )
-        url = f"{live_server}/digital/{made.game.public_id}/s/{made.seat_tokens[0]}"
-        db.session.commit()
-    page.goto(url)
-    other = page.context.new_page()
-    other.goto(url)
+    page, other = _ann_on_two_tabs(app, page, live_server)
     expect(other.locator("#seat .bids button[value='1']")).to_be_enabled()
     other.evaluate(SET_VISIBILITY, "hidden")
     asked: list[str] = []

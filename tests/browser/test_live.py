@@ -14,11 +14,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 
 from scorekeeper import transaction
 from scorekeeper.services import games as game_service
-
-SET_VISIBILITY = """state => {
-    Object.defineProperty(document, "visibilityState", {configurable: true, get: () => state});
-    document.dispatchEvent(new Event("visibilitychange"));
-}"""
+from tests.browser.conftest import SET_VISIBILITY
 
 
 @pytest.fixture
