@@ -66,8 +66,9 @@ def test_a_round_tap_by_tap(pages: Pages, pid: str) -> None:
 
 
 def _keyless(html: str) -> str:
-    """Markup without the idempotency keys, which are fresh in every form rendered."""
-    return re.sub(r'name="idempotency_key" value="[^"]*"', "", html)
+    """Markup without what is fresh in every form rendered: the idempotency keys, and
+    the CSRF token, which is signed with the second it is made."""
+    return re.sub(r'name="(idempotency_key|csrf_token)" value="[^"]*"', "", html)
 
 
 def test_page_and_fragment_share_the_markup(pages: Pages, pid: str) -> None:
