@@ -14,7 +14,9 @@ from werkzeug.serving import make_server
 
 from scorekeeper import live
 
-# Never `playwright install` here: it downloads a browser. Use the system Chromium.
+# Never `playwright install` here: it downloads a browser. Use the system's Chromium:
+# Debian's desktop build for the benchmarks that time a phone's page (bench/taps.py,
+# bench/phone.py) ...
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -25,6 +27,16 @@ CHROMIUM_ARGS = [
     "--disable-quic",
     "--no-first-run",
 ]
+# ... and for the tests its headless shell (Debian's chromium-headless-shell, the build
+# Playwright itself runs headless): the same Blink, V8 and DevTools protocol without the
+# desktop browser around them. The browser tests took 419 s of CPU with the desktop
+# build and 285 s with the shell (tests/browser, two workers), a fifth of the whole
+# suite's CPU. The shell places glyphs on whole pixels unless told otherwise
+# (--font-render-hinting, default "full"), which made a six-player pad 8 px wider at
+# 320 px than in Chrome; "none" lays text out at subpixel positions, as Chrome and the
+# phones do.
+TEST_BROWSER = "/usr/lib/chromium/chromium-headless-shell"
+TEST_BROWSER_ARGS = [*CHROMIUM_ARGS, "--font-render-hinting=none"]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 # `page.evaluate(SET_VISIBILITY, "hidden")`: the page as the phone locked or the tab left
 # (Chromium keeps a page driven by Playwright visible otherwise); "visible" shows it again.
@@ -43,7 +55,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+    return {
+        **browser_type_launch_args,
+        "executable_path": TEST_BROWSER,
+        "args": TEST_BROWSER_ARGS,
+    }
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Playwright
 
 from bench.phone import LAN_NAME, base_on, make_game, measure
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.conftest import TEST_BROWSER, TEST_BROWSER_ARGS
 from tests.robustness.servers import Server, migrate
 
 # The typeface of names and figures: its file's request (static/fonts/ledger/: 8,564 B of
@@ -33,12 +33,12 @@ def test_game_page_and_bid_tap_bytes(
     migrate(url, tmp_path)
     public_id, token = make_game(url, tmp_path)
     server = Server(url, tmp_path, workers=1).start()
-    flags = [*CHROMIUM_ARGS]
+    flags = [*TEST_BROWSER_ARGS]
     base = server.base
     if where == "lan":
         flags.append(f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1")
         base = base_on(server.base, LAN_NAME)
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=flags)
+    browser = playwright.chromium.launch(executable_path=TEST_BROWSER, args=flags)
     try:
         result = measure(browser, base, public_id, token, throttle=False)
     finally:
