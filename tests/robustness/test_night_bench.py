@@ -4,6 +4,7 @@ the README, not for a test; a run takes minutes)."""
 import importlib.util
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -52,10 +53,11 @@ def test_entry_taps_enter_rounds_on_the_game_page_and_followers_see_each(
         return [night.Table(*made) for made in games.make(count, lambda rounds: rounds - 1)]
 
     monkeypatch.setattr(night, "make_tables", at_the_last_round)
-    night.main(
-        ["--modes", "live", "--start", "2", "--max-tables", "2", "--hold", "3"]
-        + ["--speed", "100", "--json"]
-    )
+    argv = ["--modes", "live", "--start", "2", "--max-tables", "2", "--hold", "3"]
+    # In a thread of its own: after a browser test on this worker, Playwright's event
+    # loop is this thread's running loop, and asyncio.run refuses to start beside it.
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(night.main, [*argv, "--speed", "100", "--json"]).result()
     result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert result["taps"] == "entry"  # the default
     live = result["modes"]["live"]
