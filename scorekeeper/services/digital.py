@@ -299,7 +299,14 @@ def table_token_matches(table: DigitalTable, token: str) -> bool:
 
 
 def engine_game(table: DigitalTable) -> Game:
-    return Game.from_dict(dict(table.state))
+    """The table's game in the engine, its totals as the score pad adds them up: the
+    rounds played and any bonus or penalty given on the pad since (the engine's one
+    scoring). So the standings, places and winners every seat sees, and a dealer rule
+    that looks at the totals (V2), go by what the pad shows."""
+    game = Game.from_dict(dict(table.state))
+    sheet = game_service.sheet_of(table.game)
+    game.totals = list(sheet.totals_before(len(game.history) + 1))
+    return game
 
 
 def bot_seats(game: GameRow) -> frozenset[int]:

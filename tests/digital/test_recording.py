@@ -73,9 +73,48 @@ def test_r16_v10_the_round_just_played_shows_the_pads_scores_and_totals(app: Fla
         assert recent is not None and recent["round"] == 2
         assert recent["scores"] == list(scored.scores or ())
         assert recent["totals"] == list(scored.totals)
-        assert recent["totals"] == [t - 7 if s == 0 else t for s, t in enumerate(game.totals)]
+        # The penalty is in, once: the table's totals are the pad's.
+        assert recent["totals"] == list(game.totals)
+        first = game_service.sheet_of(stored.game).rounds[0]
+        assert recent["totals"] == [
+            a + b for a, b in zip(first.totals, recent["scores"], strict=True)
+        ]
+        assert first.totals[0] == (first.scores or ())[0] - 7  # the penalty, in round 1
         entry = game.history[1]
         assert recent["scores"] == [
             5 + won if bid == won else -100 * abs(bid - won)
             for bid, won in zip(entry.bids, entry.tricks or (), strict=True)
         ]
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_v2_a_bonus_or_penalty_on_the_pad_counts_at_the_table(app: Flask, seed: int) -> None:
+    """V2 (the dealer rule while the dealer leads) and R17: after a bonus or penalty given
+    on the pad, every seat's totals and standings are the pad's, and whether the dealer
+    rule holds in the next round goes by the pad's totals, not by the table's own sum of
+    the rounds played."""
+    rules = RuleSet(dealer_rule=DealerRule.CANADIAN, dealer_rule_from_round=1)
+    table = Table.create(app, rules, ["person", "bot", "bot"], seed=seed)
+    played = table.play_rounds(rounds=1)
+    dealer = played.dealer  # round 2's
+    with app.app_context():
+        stored = service.get_table(table.public_id)
+        before = list(game_service.sheet_of(stored.game).totals)
+    led = all(before[dealer] > t for s, t in enumerate(before) if s != dealer)
+    # Turn the lead around with the pad alone: the dealer now leads, or no longer does.
+    points = -500 if led else 500
+    with app.app_context(), transaction.atomic():
+        game_service.add_adjustment(
+            service.get_table(table.public_id).game, 1, dealer, points, "house rule"
+        )
+    with app.app_context():
+        stored = service.get_table(table.public_id)
+        pad = list(game_service.sheet_of(stored.game).totals)
+        game = service.engine_game(stored)
+        seen = service.view(stored, 0)
+    assert pad == [t + points if s == dealer else t for s, t in enumerate(before)]
+    assert game.round_number == 2 and game.totals == pad
+    assert seen["totals"] == pad
+    assert seen["standings"] == sorted(range(3), key=lambda s: (-pad[s], s))
+    holds = game.round_draft().limits.total_not is not None
+    assert holds is not led  # the pad's lead decides, where the table's sum said `led`
