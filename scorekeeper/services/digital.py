@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import contains_eager
 from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.engine import (
@@ -198,7 +199,10 @@ def _bot_names(names: Sequence[object], kinds: Sequence[str]) -> list[object]:
 def get_table(public_id: str) -> DigitalTable:
     """:raises NotFound: when there is no digital game with this id."""
     table = db.session.scalar(
-        select(DigitalTable).join(DigitalTable.game).where(GameRow.public_id == public_id)
+        select(DigitalTable)
+        .join(DigitalTable.game)
+        .options(contains_eager(DigitalTable.game))  # the game's row in the same query
+        .where(GameRow.public_id == public_id)
     )
     if table is None:
         raise NotFound()

@@ -338,7 +338,9 @@ def _seat(public_id: str, token: str) -> tuple[DigitalTable, int]:
 
 
 def _etag(table: DigitalTable, who: str) -> str:
-    return f'"t{table.version}-{who}"'
+    """The table's version and its game's: a bonus or penalty given on the pad changes
+    the totals every seat shows without a move at the table."""
+    return f'"t{table.version}.{table.game.version}-{who}"'
 
 
 def _not_modified(etag: str) -> Response | None:

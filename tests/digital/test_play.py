@@ -481,3 +481,23 @@ def test_a_stale_screen_of_the_same_seat_is_told_what_the_other_one_did(app: Fla
     assert odd.status_code == 409
     assert "Already done" in odd.get_data(as_text=True)
     assert table.engine().bids[0] == 1
+
+
+def test_a_bonus_on_the_pad_reaches_the_seats_that_poll(app: Flask) -> None:
+    """R17: a penalty the host gives on the pad changes every seat's totals without a move
+    at the table; a seat polling with the ETag it had gets the new totals, not a 304."""
+    table = Table.create(app, RuleSet(), [P, P, B], seed=2)
+    table.play_rounds(rounds=1, scan_all=False)
+    phone = table.phones[0]
+    first = phone.get(table.url(0, "/live"))
+    etag = first.headers["ETag"]
+    assert phone.get(table.url(0, "/live"), headers={"If-None-Match": etag}).status_code == 304
+    with app.app_context(), transaction.atomic():
+        pad = service.get_table(table.public_id).game
+        game_service.add_adjustment(pad, 1, 0, -7, "revoke")
+    with app.app_context():
+        totals = game_service.sheet_of(service.get_table(table.public_id).game).totals
+    changed = phone.get(table.url(0, "/live"), headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
+    shown = re.findall(r'<span class="total" title="total">([^<]*)</span>', changed.text)
+    assert shown == [f"{t:,}".replace("-", "−") for t in totals], shown
