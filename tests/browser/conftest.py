@@ -30,8 +30,8 @@ CHROMIUM_ARGS = [
 # ... and for the tests its headless shell (Debian's chromium-headless-shell, the build
 # Playwright itself runs headless): the same Blink, V8 and DevTools protocol without the
 # desktop browser around them. The browser tests took 419 s of CPU with the desktop
-# build and 285 s with the shell (tests/browser, two workers), a fifth of the whole
-# suite's CPU. The shell places glyphs on whole pixels unless told otherwise
+# build and 285 s with the shell (tests/browser, two workers): 134 s less, an eighth of a
+# whole bin/test run's CPU. The shell places glyphs on whole pixels unless told otherwise
 # (--font-render-hinting, default "full"), which made a six-player pad 8 px wider at
 # 320 px than in Chrome; "none" lays text out at subpixel positions, as Chrome and the
 # phones do.
