@@ -500,20 +500,15 @@ def _trump_to_show(table: DigitalTable, game: Game) -> tuple[int, TrumpCall] | N
 
 def _remember(table: DigitalTable, game: Game, number: int, last: Trick | None) -> None:
     """What every phone shows about round ``number`` while the next one starts (``last``
-    its last trick): its scores and the totals after it as the score pad has them (the
-    engine's one scoring, with any bonus or penalty given on the pad), once the round
-    is in it."""
+    its last trick); its scores and totals are the pad's, read when a page is drawn
+    (``view``)."""
     entry = game.history[number - 1]
-    scored = game_service.sheet_of(table.game).rounds[number - 1]
-    assert scored.scores is not None  # recorded played (record_played)
     table.recent = {
         "round": number,
         "bids": list(entry.bids),
         "tricks": list(entry.tricks or ()),
-        "scores": list(scored.scores),
         "trump": None if entry.trump is None else str(entry.trump),
         "last_trick": None if last is None else last.to_dict(),
-        "totals": list(scored.totals),
     }
 
 
@@ -545,6 +540,15 @@ def view(table: DigitalTable, seat: int | None) -> dict[str, Any]:
         and not game.trick
         else None
     )
+    if data["recent"] is not None:
+        # Its scores and the totals after it as the score pad has them now (the engine's
+        # one scoring), with any bonus or penalty given on the pad since the round ended.
+        scored = game_service.sheet_of(table.game).rounds[data["recent"]["round"] - 1]
+        data["recent"] = {
+            **data["recent"],
+            "scores": list(scored.scores or ()),
+            "totals": list(scored.totals),
+        }
     # The trump the round just played had (its last trick is shown under the next one's).
     call = data["recent"].get("trump") if data["recent"] else None
     data["recent_trump"] = TrumpCall.parse(call).suit if isinstance(call, str) else None

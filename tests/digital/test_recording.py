@@ -69,7 +69,7 @@ def test_r16_v10_the_round_just_played_shows_the_pads_scores_and_totals(app: Fla
     with app.app_context():
         stored = service.get_table(table.public_id)
         scored = game_service.sheet_of(stored.game).rounds[1]
-        recent = stored.recent
+        recent = service.view(stored, 0)["recent"]
         assert recent is not None and recent["round"] == 2
         assert recent["scores"] == list(scored.scores or ())
         assert recent["totals"] == list(scored.totals)
@@ -116,5 +116,8 @@ def test_v2_a_bonus_or_penalty_on_the_pad_counts_at_the_table(app: Flask, seed: 
     assert game.round_number == 2 and game.totals == pad
     assert seen["totals"] == pad
     assert seen["standings"] == sorted(range(3), key=lambda s: (-pad[s], s))
+    # The panel of the round just played too: its totals were the table's before.
+    assert seen["recent"] is not None and seen["recent"]["round"] == 1
+    assert seen["recent"]["totals"] == pad
     holds = game.round_draft().limits.total_not is not None
     assert holds is not led  # the pad's lead decides, where the table's sum said `led`
