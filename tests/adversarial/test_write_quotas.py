@@ -99,7 +99,9 @@ def test_the_quota_holds_across_app_processes(app: Flask, tmp_path: Path) -> Non
             db.engine.dispose()
 
 
-def test_the_quota_is_a_setting_and_answers_in_the_readers_language(app: Flask) -> None:
+def test_the_quota_is_a_setting_and_answers_in_the_readers_language(
+    app: Flask, clock: Clock
+) -> None:
     app.config["GAME_QUOTA"] = 2
     app.config["QUOTA_WINDOW"] = 90
     client = from_address(app, "192.0.2.50")
@@ -198,7 +200,7 @@ def upload(phone: Phone, circle: str, body: bytes) -> TestResponse:
     )
 
 
-def test_a_flood_of_imports_meets_429_on_the_import_page(app: Flask) -> None:
+def test_a_flood_of_imports_meets_429_on_the_import_page(app: Flask, clock: Clock) -> None:
     phone = Phone(from_address(app, "203.0.113.30"))
     circle = phone.make_circle()
     body = history_file(phone, circle, 1)
