@@ -67,7 +67,7 @@ from scorekeeper.i18n import _, _l
 from scorekeeper.sealing import joined, secret_key
 from scorekeeper.security import csrf_token
 from scorekeeper.services import idempotency
-from scorekeeper.services.errors import Conflict
+from scorekeeper.services.errors import Conflict, Rejected
 
 HEADER = "Idempotency-Key"
 FORM_FIELD = "idempotency_key"
@@ -259,6 +259,21 @@ def _kept_headers(response: Response) -> dict[str, str]:
     }
 
 
+def _raising_conflicts(rejected: transaction.Rejects | None) -> transaction.Rejects | None:
+    """``rejected`` for a write's first try without the write turn: a :class:`Conflict`
+    goes on to be tried again in turn (the change that came in between may be one the
+    write would simply have followed), any other refusal is answered as usual."""
+    if rejected is None:
+        return None
+
+    def answer(exc: Rejected, **view_args: Any) -> ResponseReturnValue:
+        if isinstance(exc, Conflict):
+            raise exc
+        return rejected(exc, **view_args)
+
+    return answer
+
+
 def idempotent(
     refuse: Refuse,
     authorize: Callable[..., object] | None = None,
@@ -288,8 +303,9 @@ def idempotent(
     ``checked``: the view checks every change against the version of what it read (a
     game's writes), so it may read without the write turn (SQLite,
     :func:`writers.turn_at_first_write`); a :class:`Conflict` (someone else's change
-    came in between, or really a stale version) is then answered by doing the write once
-    more holding the turn throughout, as the writes one after the other would answer.
+    came in between, or really a stale version) on that first try is not answered (not
+    even by ``rejected``): the write is done once more holding the turn throughout, and
+    that try answers, as the writes one after the other would.
     ``long_keys``: every key has at least ``ANONYMOUS_MIN`` characters, with a credential
     or without (one rule for a write that may be made either way, as its document says).
     """
@@ -300,16 +316,20 @@ def idempotent(
             if checked:
                 with writers.turn_at_first_write() as unlocked:
                     try:
-                        return answer(**kwargs)
+                        return answer(
+                            kwargs, _raising_conflicts(rejected) if unlocked else rejected
+                        )
                     except Conflict:
                         if not unlocked:
                             raise
                         # Maybe a change made while this one read (rolled back by
                         # transaction.run): once again, in turn.
             with writers.turn():
-                return answer(**kwargs)
+                return answer(kwargs, rejected)
 
-        def answer(**kwargs: Any) -> ResponseReturnValue:
+        def answer(
+            kwargs: dict[str, Any], rejected: transaction.Rejects | None
+        ) -> ResponseReturnValue:
             key = request_key(form)
             if key is None:
                 return transaction.run(view, kwargs, rejected)

@@ -193,6 +193,7 @@ def _writes(rejected: Callable[..., ResponseReturnValue]) -> Callable[..., Any]:
         _refuse,
         authorize=lambda public_id, **_: require_scorer(load_game(public_id)),
         rejected=rejected,
+        checked=True,  # every change ends in finish(): checked against the game's version
     )
 
 

@@ -7,12 +7,15 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from flask import Flask
 
+from scorekeeper import writers
 from scorekeeper.idempotency import REPLAYED, REUSED
-from tests.web.support import HX, Pages, alert, seat_rows, section
+from scorekeeper.services.games import entry
+from tests.web.support import HX, Pages, alert, seat_rows, section, stored_tricks
 
 Snapshot = Callable[[str], tuple[object, ...]]
 
@@ -274,3 +277,98 @@ def test_the_same_tap_sent_twice_at_the_same_moment_records_once(
     rounds = snapshot(pid)[2]
     assert isinstance(rounds, tuple) and len(rounds) == 1
     assert changes(snapshot, pid) == 1 + 4 + 2
+
+
+def _sqlite(app: Flask) -> bool:
+    with app.app_context():
+        return bool(app.extensions["sqlalchemy"].engine.dialect.name == "sqlite")
+
+
+def test_a_tap_reads_and_checks_without_the_write_turn(
+    app: Flask, pages: Pages, pid: str, snapshot: Snapshot
+) -> None:
+    """SQLite: a page's change of a game reads the game, checks the rules and answers a
+    refusal without the write turn (every change it makes is checked against the game's
+    version), so a tap of one game never waits for another game's write to read; a tap
+    that writes takes the turn for its write."""
+    holding, release = threading.Event(), threading.Event()
+
+    def other_write() -> None:
+        with app.app_context(), writers.turn():
+            holding.set()
+            release.wait(20)
+
+    v = version(snapshot, pid)
+    refused: list[int] = []
+    written: list[int] = []
+    holder = threading.Thread(target=other_write)
+    holder.start()
+    try:
+        assert holding.wait(10)
+        # Ben's bid of 9 in a round of one card: refused, answered while the turn is held.
+        thread = threading.Thread(
+            target=lambda: refused.append(
+                tap(pages, pid, "bid", "r" * 20, seat=1, bid=9, v=v).status_code
+            )
+        )
+        thread.start()
+        thread.join(10)
+        assert refused == [422]
+        writer = threading.Thread(
+            target=lambda: written.append(
+                tap(pages, pid, "bid", "w" * 20, seat=1, bid=0, v=v).status_code
+            )
+        )
+        writer.start()
+        writer.join(0.5)
+        if _sqlite(app):
+            assert written == []  # it writes: it waits for its turn
+    finally:
+        release.set()
+        holder.join(10)
+    writer.join(10)
+    assert written == [200]
+    assert version(snapshot, pid) == v + 1
+
+
+def test_a_change_coming_in_while_a_tap_reads_goes_first(
+    app: Flask,
+    pages: Pages,
+    second: Pages,
+    pid: str,
+    snapshot: Snapshot,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SQLite: while a tap without the page's version (a phone without JavaScript) reads
+    the game, another scorer corrects round 1; the tap is then made again after that
+    correction, as if the two had come one after the other. (PostgreSQL answers 409, as
+    it always has: another change came in first.)"""
+    pages.play_round(pid, {1: 0, 2: 1, 0: 0}, {1: 0, 2: 1})  # round 2: Cat bids first
+    v = version(snapshot, pid)
+    finish = entry.finish
+    others: list[int] = []
+
+    def meanwhile(*args: Any, **kwargs: Any) -> None:
+        if not others:  # the tap has read and checked the game: the correction comes in
+            thread = threading.Thread(
+                target=lambda: others.append(
+                    second.correct(pid, 1, [0, 0, 1], [1, 0, 0]).status_code
+                )
+            )
+            thread.start()
+            thread.join(10)
+            assert others == [200]
+        finish(*args, **kwargs)
+
+    monkeypatch.setattr(entry, "finish", meanwhile)
+    response = pages.bid(pid, 2, 0, htmx=False)
+    assert others == [200]
+    with app.app_context():
+        assert stored_tricks(pid, 1) == [1, 0, 0]
+    if _sqlite(app):
+        assert response.status_code == 303
+        assert version(snapshot, pid) == v + 2
+        assert seat_rows(pages.page(pid).get_data(as_text=True))["Cat"][0] == "0"
+    else:
+        assert response.status_code == 409
+        assert version(snapshot, pid) == v + 1
